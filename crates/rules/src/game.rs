@@ -1,0 +1,397 @@
+//! The game state and the actions that change it (`rules.md` §4–§5).
+//!
+//! Every action checks everything before it changes anything, so a refused action leaves the
+//! game exactly as it was and returns a [`RuleError`]. An accepted action returns the
+//! [`Events`] it produced.
+
+use crate::board::{Colour, Die, FINISH_PROGRESS, LAST_RING_PROGRESS, Plane, PlaneSet, Position};
+use crate::error::RuleError;
+use crate::event::{Event, Events, PassReason};
+
+/// The planes of one player, indexed by plane number.
+pub type Planes = [Position; 4];
+
+/// How a game ended: who won (if anyone) and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Outcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Colour>,
+    /// Why the game ended.
+    pub reason: EndReason,
+}
+
+/// Why a game ended (`rules.md` §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum EndReason {
+    /// All four planes of the winner finished.
+    Finished,
+    /// The loser resigned.
+    Resigned,
+    /// A draw offer was accepted.
+    Agreed,
+    /// The loser stayed disconnected past the grace period (server policy).
+    Abandoned,
+    /// The loser let the turn clock run out too often (server policy).
+    Timeout,
+}
+
+impl EndReason {
+    /// The stable lower-case name, e.g. `resigned`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            EndReason::Finished => "finished",
+            EndReason::Resigned => "resigned",
+            EndReason::Agreed => "agreed",
+            EndReason::Abandoned => "abandoned",
+            EndReason::Timeout => "timeout",
+        }
+    }
+}
+
+/// What the game waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// The player to act must roll.
+    AwaitingRoll,
+    /// The player to act must choose one of `legal` for the pending `roll`.
+    AwaitingMove {
+        /// The value rolled and not yet played.
+        roll: Die,
+        /// The planes that may move for it (never empty).
+        legal: PlaneSet,
+    },
+    /// The game has ended.
+    Over(Outcome),
+}
+
+/// The draw-offer state (`rules.md` §5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct DrawState {
+    /// Who made the standing offer, if one stands.
+    pub(crate) offer: Option<Colour>,
+    /// Per colour: offered since the turn last passed to it, so it may not offer again yet.
+    pub(crate) offer_blocked: [bool; 2],
+}
+
+impl DrawState {
+    /// The colour whose offer is standing, if any.
+    pub const fn standing_offer(&self) -> Option<Colour> {
+        self.offer
+    }
+
+    /// Whether `colour` may make a draw offer now (ignoring a standing offer).
+    pub const fn may_offer(&self, colour: Colour) -> bool {
+        !self.offer_blocked[colour.index()]
+    }
+}
+
+/// A complete game position: planes, whose turn, the phase, the six counter and the draw state.
+///
+/// It is small, `Copy` and hashable, so search and perft can copy it freely.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Game {
+    pub(crate) planes: [Planes; 2],
+    pub(crate) to_act: Colour,
+    pub(crate) phase: Phase,
+    pub(crate) sixes: u8,
+    pub(crate) draw: DrawState,
+}
+
+impl Default for Game {
+    fn default() -> Self {
+        Game::new()
+    }
+}
+
+impl Game {
+    /// The initial position: every plane in its base, Red to roll.
+    pub const fn new() -> Game {
+        Game {
+            planes: [[Position::Base; 4]; 2],
+            to_act: Colour::Red,
+            phase: Phase::AwaitingRoll,
+            sixes: 0,
+            draw: DrawState { offer: None, offer_blocked: [false; 2] },
+        }
+    }
+
+    /// The four planes of `colour`.
+    pub const fn planes(&self, colour: Colour) -> Planes {
+        self.planes[colour.index()]
+    }
+
+    /// Where one plane is.
+    pub const fn position(&self, colour: Colour, plane: Plane) -> Position {
+        self.planes[colour.index()][plane.index()]
+    }
+
+    /// The player who acts next (after game over: the one who would have).
+    pub const fn to_act(&self) -> Colour {
+        self.to_act
+    }
+
+    /// What the game waits for.
+    pub const fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Consecutive sixes rolled in the current turn, `0..=2`.
+    pub const fn sixes(&self) -> u8 {
+        self.sixes
+    }
+
+    /// The draw-offer state.
+    pub const fn draw(&self) -> DrawState {
+        self.draw
+    }
+
+    /// How the game ended, or `None` while it is live.
+    pub const fn outcome(&self) -> Option<Outcome> {
+        match self.phase {
+            Phase::Over(outcome) => Some(outcome),
+            _ => None,
+        }
+    }
+
+    /// Whether the game has ended.
+    pub const fn is_over(&self) -> bool {
+        matches!(self.phase, Phase::Over(_))
+    }
+
+    /// The ring square of a plane, if it is on the ring.
+    pub const fn ring_index(&self, colour: Colour, plane: Plane) -> Option<crate::RingIndex> {
+        self.position(colour, plane).ring_index(colour)
+    }
+
+    /// The planes of `colour` that could move for `roll` (`rules.md` §4 step 4).
+    pub fn legal_planes(&self, colour: Colour, roll: Die) -> PlaneSet {
+        let mut legal = PlaneSet::EMPTY;
+        for (plane, position) in Plane::ALL.into_iter().zip(self.planes(colour)) {
+            let movable = match position {
+                Position::Base => roll.is_six(),
+                Position::Route(progress) => progress + roll.value() <= FINISH_PROGRESS,
+                Position::Finished => false,
+            };
+            if movable {
+                legal = legal.with(plane);
+            }
+        }
+        legal
+    }
+
+    /// Rolls `die` for `colour`, the player to act (`rules.md` §4 steps 1–5).
+    pub fn roll(&mut self, colour: Colour, die: Die) -> Result<Events, RuleError> {
+        match self.phase {
+            Phase::Over(_) => return Err(RuleError::GameOver),
+            _ if colour != self.to_act => return Err(RuleError::NotYourTurn),
+            Phase::AwaitingMove { .. } => return Err(RuleError::MoveFirst),
+            Phase::AwaitingRoll => {}
+        }
+        let mut events = Events::new();
+        self.sixes = if die.is_six() { self.sixes + 1 } else { 0 };
+        let void = die.is_six() && self.sixes == 3;
+        let legal = if void { PlaneSet::EMPTY } else { self.legal_planes(colour, die) };
+        events.push(Event::Rolled { colour, value: die, legal });
+        // Any roll by the receiver declines a standing offer; the offerer's rolls never do.
+        if self.draw.offer == Some(colour.opponent()) {
+            self.draw.offer = None;
+            events.push(Event::DrawDeclined { by: colour, implicit: true });
+        }
+        if void {
+            self.pass_turn(PassReason::VoidThirdSix, &mut events);
+        } else if legal.is_empty() {
+            self.pass_turn(PassReason::NoLegalMove, &mut events);
+        } else {
+            self.phase = Phase::AwaitingMove { roll: die, legal };
+        }
+        Ok(events)
+    }
+
+    /// Moves `plane` of `colour` for the pending roll (`rules.md` §4 steps 6–11).
+    pub fn move_plane(&mut self, colour: Colour, plane: Plane) -> Result<Events, RuleError> {
+        let (roll, legal) = match self.phase {
+            Phase::Over(_) => return Err(RuleError::GameOver),
+            _ if colour != self.to_act => return Err(RuleError::NotYourTurn),
+            Phase::AwaitingRoll => return Err(RuleError::RollFirst),
+            Phase::AwaitingMove { roll, legal } => (roll, legal),
+        };
+        if !legal.contains(plane) {
+            return Err(RuleError::IllegalPlane);
+        }
+        let mut events = Events::new();
+        let own = colour.index();
+        let from = self.planes[own][plane.index()];
+        let mut captured_any = false;
+        let mut finished = false;
+        match from {
+            Position::Base => {
+                self.planes[own][plane.index()] = Position::Route(0);
+                events.push(Event::Deployed { colour, plane });
+            }
+            Position::Route(progress) => {
+                let progress = progress + roll.value();
+                let to = Position::from_progress(progress).expect("legal moves end by the finish");
+                self.planes[own][plane.index()] = to;
+                events.push(Event::Moved { colour, plane, from, to });
+                if progress <= LAST_RING_PROGRESS {
+                    captured_any = self.capture_at(colour, to, &mut events);
+                }
+                if to == Position::Finished {
+                    finished = true;
+                    events.push(Event::Finished { colour, plane });
+                }
+            }
+            Position::Finished => unreachable!("a finished plane is never legal"),
+        }
+        if finished && self.planes[own].iter().all(|p| *p == Position::Finished) {
+            self.end(Outcome { winner: Some(colour), reason: EndReason::Finished }, &mut events);
+        } else if roll.is_six() || captured_any || finished {
+            self.phase = Phase::AwaitingRoll;
+            events.push(Event::ExtraRoll { colour });
+        } else {
+            self.pass_turn(PassReason::Normal, &mut events);
+        }
+        Ok(events)
+    }
+
+    /// `colour` resigns; allowed at any time while the game is live, on either player's turn.
+    pub fn resign(&mut self, colour: Colour) -> Result<Events, RuleError> {
+        self.ensure_live()?;
+        let mut events = Events::new();
+        events.push(Event::Resigned { colour });
+        let outcome = Outcome { winner: Some(colour.opponent()), reason: EndReason::Resigned };
+        self.end(outcome, &mut events);
+        Ok(events)
+    }
+
+    /// Ends the game against `colour` by a server policy: `Abandoned` or `Timeout`.
+    ///
+    /// The rules do not decide when these happen (the server's grace period and turn clock do);
+    /// they only record the result: the opponent of `colour` wins.
+    pub fn forfeit(&mut self, colour: Colour, reason: Forfeit) -> Result<Events, RuleError> {
+        self.ensure_live()?;
+        let mut events = Events::new();
+        let reason = match reason {
+            Forfeit::Abandoned => EndReason::Abandoned,
+            Forfeit::Timeout => EndReason::Timeout,
+        };
+        self.end(Outcome { winner: Some(colour.opponent()), reason }, &mut events);
+        Ok(events)
+    }
+
+    /// `colour` offers a draw; only one offer stands at a time (`rules.md` §5).
+    pub fn offer_draw(&mut self, colour: Colour) -> Result<Events, RuleError> {
+        self.ensure_live()?;
+        if self.draw.offer.is_some() {
+            return Err(RuleError::OfferPending);
+        }
+        if !self.draw.may_offer(colour) {
+            return Err(RuleError::OfferTooSoon);
+        }
+        self.draw.offer = Some(colour);
+        self.draw.offer_blocked[colour.index()] = true;
+        let mut events = Events::new();
+        events.push(Event::DrawOffered { by: colour });
+        Ok(events)
+    }
+
+    /// `colour`, the receiver of the standing offer, accepts it: the game is drawn.
+    pub fn accept_draw(&mut self, colour: Colour) -> Result<Events, RuleError> {
+        self.ensure_receiver(colour)?;
+        let mut events = Events::new();
+        events.push(Event::DrawAccepted { by: colour });
+        self.end(Outcome { winner: None, reason: EndReason::Agreed }, &mut events);
+        Ok(events)
+    }
+
+    /// `colour`, the receiver of the standing offer, declines it.
+    pub fn decline_draw(&mut self, colour: Colour) -> Result<Events, RuleError> {
+        self.ensure_receiver(colour)?;
+        self.draw.offer = None;
+        let mut events = Events::new();
+        events.push(Event::DrawDeclined { by: colour, implicit: false });
+        Ok(events)
+    }
+
+    /// `colour`, who made the standing offer, withdraws it.
+    pub fn withdraw_draw(&mut self, colour: Colour) -> Result<Events, RuleError> {
+        self.ensure_live()?;
+        match self.draw.offer {
+            None => Err(RuleError::NoOffer),
+            Some(offerer) if offerer != colour => Err(RuleError::NotOfferOwner),
+            Some(_) => {
+                self.draw.offer = None;
+                let mut events = Events::new();
+                events.push(Event::DrawWithdrawn { by: colour });
+                Ok(events)
+            }
+        }
+    }
+
+    fn ensure_live(&self) -> Result<(), RuleError> {
+        if self.is_over() { Err(RuleError::GameOver) } else { Ok(()) }
+    }
+
+    fn ensure_receiver(&self, colour: Colour) -> Result<(), RuleError> {
+        self.ensure_live()?;
+        match self.draw.offer {
+            None => Err(RuleError::NoOffer),
+            Some(offerer) if offerer == colour => Err(RuleError::NotOfferReceiver),
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// Sends every opposing plane on the ring square of `landed` back to base, unless the square
+    /// is safe. Returns whether anything was captured.
+    fn capture_at(&mut self, mover: Colour, landed: Position, events: &mut Events) -> bool {
+        let Some(square) = landed.ring_index(mover) else { return false };
+        if square.is_safe() {
+            return false;
+        }
+        let victim = mover.opponent();
+        let mut captured = PlaneSet::EMPTY;
+        for plane in Plane::ALL {
+            let position = &mut self.planes[victim.index()][plane.index()];
+            if position.ring_index(victim) == Some(square) {
+                *position = Position::Base;
+                captured = captured.with(plane);
+            }
+        }
+        if captured.is_empty() {
+            return false;
+        }
+        events.push(Event::Captured { colour: victim, planes: captured, square });
+        true
+    }
+
+    fn pass_turn(&mut self, reason: PassReason, events: &mut Events) {
+        let from = self.to_act;
+        let to = from.opponent();
+        self.to_act = to;
+        self.sixes = 0;
+        self.phase = Phase::AwaitingRoll;
+        // The turn passed from the opponent to `to`: its anti-spam embargo on offers is over.
+        self.draw.offer_blocked[to.index()] = false;
+        events.push(Event::TurnPassed { from, to, reason });
+    }
+
+    fn end(&mut self, outcome: Outcome, events: &mut Events) {
+        self.phase = Phase::Over(outcome);
+        self.draw.offer = None;
+        events.push(Event::GameOver { outcome });
+    }
+}
+
+/// The server-policy endings that the rules record but do not decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Forfeit {
+    /// Disconnected past the grace period.
+    Abandoned,
+    /// Too many turns timed out.
+    Timeout,
+}
