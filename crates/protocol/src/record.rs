@@ -1,0 +1,167 @@
+//! The record of a finished game: what the store keeps, the API serves and verifiers check.
+//!
+//! A record holds everything needed to replay the game through the rules crate and to re-derive
+//! every roll from the revealed seeds (`fairness.md`), so it can be trusted without the server.
+
+use aeroplane_rules::{Action, Colour, Die, EndReason, Game, ReplayError};
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+/// The kind of room a game was played in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Two people on two connections.
+    Online,
+    /// A person against a bot.
+    Computer,
+    /// Two people on one device, one connection controlling both colours.
+    Local,
+}
+
+impl Mode {
+    /// The stable lower-case name, e.g. `online`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Mode::Online => "online",
+            Mode::Computer => "computer",
+            Mode::Local => "local",
+        }
+    }
+}
+
+/// Whether a seat was played by a person or a bot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlayerKind {
+    /// A person.
+    Human,
+    /// The server's bot.
+    Computer,
+}
+
+/// One seat of a finished game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerRecord {
+    /// The display name the player gave.
+    pub name: String,
+    /// Person or bot.
+    pub kind: PlayerKind,
+    /// The bot's level (`easy`, `normal`, `hard`, `random`) for a computer seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
+}
+
+/// Both seats of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Players {
+    /// The Red seat (Red rolls first).
+    pub red: PlayerRecord,
+    /// The Yellow seat.
+    pub yellow: PlayerRecord,
+}
+
+impl Players {
+    /// The seat of `colour`.
+    pub fn get(&self, colour: Colour) -> &PlayerRecord {
+        match colour {
+            Colour::Red => &self.red,
+            Colour::Yellow => &self.yellow,
+        }
+    }
+}
+
+/// How the game ended: the winner (none for a draw) and the reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ResultRecord {
+    /// The winner, or `null` for a draw.
+    pub winner: Option<Colour>,
+    /// Why the game ended.
+    pub reason: EndReason,
+}
+
+/// One action of the log, with the room event number it produced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoggedAction {
+    /// The room event number of the first event this action produced.
+    pub event: u64,
+    /// The action, as the rules crate applies it.
+    #[serde(flatten)]
+    pub action: Action,
+    /// Whether a later undo took the action back (computer and local games only). Undone
+    /// actions stay in the log; a replay skips them, except undone rolls, which still consumed a
+    /// value of the die stream.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub undone: bool,
+}
+
+/// The fairness fields of `fairness.md`: everything needed to re-derive every roll.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FairnessRecord {
+    /// The scheme version, `v1`.
+    pub scheme: String,
+    /// `hex(SHA-256(server_seed))`, published before the first roll.
+    pub commitment: String,
+    /// The server seed, revealed at game over (lower-case hex).
+    pub server_seed: String,
+    /// Red's client seed (empty if none was given).
+    pub red_seed: String,
+    /// Yellow's client seed (empty if none was given).
+    pub yellow_seed: String,
+}
+
+/// Everything kept about one finished game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game's id (the id of the room it was played in).
+    pub id: Uuid,
+    /// The ruleset, `plyyard`.
+    pub ruleset: String,
+    /// The kind of room.
+    pub mode: Mode,
+    /// When the room was created.
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+    /// When both seats were taken and the game started.
+    #[serde(with = "time::serde::rfc3339")]
+    pub started_at: OffsetDateTime,
+    /// When the game ended.
+    #[serde(with = "time::serde::rfc3339")]
+    pub ended_at: OffsetDateTime,
+    /// Both seats.
+    pub players: Players,
+    /// How it ended.
+    pub result: ResultRecord,
+    /// Rolls made (undone ones included: each consumed a die value).
+    pub rolls: u32,
+    /// Plane moves made and not undone.
+    pub moves: u32,
+    /// Every action in order.
+    pub actions: Vec<LoggedAction>,
+    /// The dice seeds and commitment.
+    pub fairness: FairnessRecord,
+}
+
+impl GameRecord {
+    /// Every roll value in order (undone rolls included), as the die stream produced them.
+    pub fn roll_values(&self) -> Vec<Die> {
+        self.actions
+            .iter()
+            .filter_map(|logged| match logged.action {
+                Action::Roll { value, .. } => Some(value),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The actions that stand (not undone), in order: the log a replay applies.
+    pub fn standing_actions(&self) -> impl Iterator<Item = Action> + '_ {
+        self.actions.iter().filter(|logged| !logged.undone).map(|logged| logged.action)
+    }
+
+    /// Replays the standing actions through the rules crate.
+    pub fn replay(&self) -> Result<Game, ReplayError> {
+        Game::replay(self.standing_actions()).map(|(game, _)| game)
+    }
+}
