@@ -1,4 +1,23 @@
 //! Wire types of the Aeroplane Chess server. Only this crate knows the JSON shapes.
+//!
+//! - [`client`]: client → server messages and their decoding into precise error codes.
+//! - [`server`]: server → client messages; room events carry consecutive event numbers.
+//! - [`snapshot`]: the whole state of a room, for joining, reconnecting and resyncing.
+//! - [`events`]: the rules crate's events as numbered wire events.
+//! - [`error`]: stable error codes and WebSocket close codes.
+//! - [`api`]: the HTTP API's bodies.
+//! - [`record`]: the record of a finished game.
+//!
+//! `docs/protocol.md` describes all of it with an example per message.
 #![forbid(unsafe_code)]
 
+pub mod api;
+pub mod client;
+pub mod error;
+pub mod events;
 pub mod record;
+pub mod server;
+pub mod snapshot;
+
+/// The version of this protocol, sent in every `welcome`.
+pub const PROTOCOL_VERSION: u32 = 1;

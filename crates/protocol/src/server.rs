@@ -1,0 +1,261 @@
+//! Server → client messages.
+//!
+//! Two kinds: answers to one connection (`welcome`, `snapshot`, `pong`, `error`) and room events,
+//! which go to everyone in the room and carry consecutive event numbers (`event`). A client that
+//! sees a gap in the numbers sends `sync` and gets a snapshot.
+
+use aeroplane_rules::{Colour, Die, Plane, PlaneSet, PassReason, Position, RingIndex};
+use serde::{Deserialize, Serialize};
+
+use crate::client::Role;
+use crate::error::ErrorCode;
+use crate::record::ResultRecord;
+use crate::snapshot::Snapshot;
+
+/// One message from the server, tagged by `type`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// The answer to a successful `join`.
+    Welcome(Welcome),
+    /// The answer to `sync`.
+    Snapshot(SnapshotMessage),
+    /// The answer to `ping`.
+    Pong(Pong),
+    /// A refused request; nothing changed.
+    Error(ErrorMessage),
+    /// A player took a seat or came back.
+    PlayerConnected(PlayerConnected),
+    /// A player's connection went away; the seat is held for `grace_ms`.
+    PlayerDisconnected(PlayerDisconnected),
+    /// Both seats are taken; the client seeds are fixed and Red rolls first.
+    GameStarted(GameStarted),
+    /// The player to act rolled.
+    Rolled(Rolled),
+    /// A plane moved (or deployed), with what that move caused.
+    Moved(Moved),
+    /// The turn went to the other player.
+    TurnPassed(TurnPassed),
+    /// A player offered a draw.
+    DrawOffered(DrawAction),
+    /// The receiver accepted the standing offer (a `game_over` follows).
+    DrawAccepted(DrawAction),
+    /// The receiver declined the standing offer, by saying so or by rolling.
+    DrawDeclined(DrawDeclined),
+    /// The offerer withdrew its offer.
+    DrawWithdrawn(DrawAction),
+    /// The game ended; the server seed is revealed.
+    GameOver(GameOver),
+}
+
+impl ServerMessage {
+    /// The event number, for room events (`None` for answers to one connection).
+    pub const fn event(&self) -> Option<u64> {
+        match self {
+            ServerMessage::Welcome(_)
+            | ServerMessage::Snapshot(_)
+            | ServerMessage::Pong(_)
+            | ServerMessage::Error(_) => None,
+            ServerMessage::PlayerConnected(m) => Some(m.event),
+            ServerMessage::PlayerDisconnected(m) => Some(m.event),
+            ServerMessage::GameStarted(m) => Some(m.event),
+            ServerMessage::Rolled(m) => Some(m.event),
+            ServerMessage::Moved(m) => Some(m.event),
+            ServerMessage::TurnPassed(m) => Some(m.event),
+            ServerMessage::DrawOffered(m)
+            | ServerMessage::DrawAccepted(m)
+            | ServerMessage::DrawWithdrawn(m) => Some(m.event),
+            ServerMessage::DrawDeclined(m) => Some(m.event),
+            ServerMessage::GameOver(m) => Some(m.event),
+        }
+    }
+
+    /// An `error` answering request `id`.
+    pub fn error(id: Option<u64>, code: ErrorCode, message: impl Into<String>) -> ServerMessage {
+        ServerMessage::Error(ErrorMessage { id, code, message: message.into() })
+    }
+
+    /// Encodes the message as a JSON text frame.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("server messages always serialize")
+    }
+
+    /// Decodes a frame (for clients and tests).
+    pub fn from_json(text: &str) -> Result<ServerMessage, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+}
+
+/// The answer to `join`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Welcome {
+    /// The request id of the `join`.
+    pub id: Option<u64>,
+    /// The protocol version the server speaks ([`crate::PROTOCOL_VERSION`]).
+    pub protocol: u32,
+    /// Player or spectator.
+    pub role: Role,
+    /// The seat's colour, for a player.
+    pub colour: Option<Colour>,
+    /// The seat token, for a player: it authorises every action of the seat and reconnects.
+    pub token: Option<String>,
+    /// The room as it is now.
+    pub snapshot: Snapshot,
+}
+
+/// The answer to `sync`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SnapshotMessage {
+    /// The request id of the `sync`.
+    pub id: Option<u64>,
+    /// The room as it is now.
+    pub snapshot: Snapshot,
+}
+
+/// The answer to `ping`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pong {
+    /// The request id of the `ping`.
+    pub id: Option<u64>,
+}
+
+/// A refused request.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorMessage {
+    /// The request id of the refused message, when it had a readable one.
+    pub id: Option<u64>,
+    /// The stable code.
+    pub code: ErrorCode,
+    /// What went wrong, for people.
+    pub message: String,
+}
+
+/// A player took a seat or reconnected.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerConnected {
+    /// The event number.
+    pub event: u64,
+    /// The seat.
+    pub colour: Colour,
+    /// The player's display name.
+    pub name: String,
+}
+
+/// A player's connection went away.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerDisconnected {
+    /// The event number.
+    pub event: u64,
+    /// The seat.
+    pub colour: Colour,
+    /// How long the seat is held before the game ends `abandoned` (while the game is live).
+    pub grace_ms: u64,
+}
+
+/// The game started.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameStarted {
+    /// The event number.
+    pub event: u64,
+    /// The dice commitment (as in every snapshot).
+    pub commitment: String,
+    /// Red's client seed, now fixed.
+    pub red_seed: String,
+    /// Yellow's client seed, now fixed.
+    pub yellow_seed: String,
+}
+
+/// A roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rolled {
+    /// The event number.
+    pub event: u64,
+    /// Who rolled.
+    pub colour: Colour,
+    /// The value.
+    pub value: Die,
+    /// The planes that may move for it (empty when the turn passes at once).
+    pub legal: PlaneSet,
+}
+
+/// Opposing planes sent back to base by a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Capture {
+    /// The captured planes' owner.
+    pub colour: Colour,
+    /// The captured planes.
+    pub planes: PlaneSet,
+    /// The ring square of the capture.
+    pub square: RingIndex,
+}
+
+/// A move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Moved {
+    /// The event number.
+    pub event: u64,
+    /// The mover.
+    pub colour: Colour,
+    /// The plane moved.
+    pub plane: Plane,
+    /// Where it was (`base` for a deployment).
+    pub from: Position,
+    /// Where it is now (`finished` at the finish).
+    pub to: Position,
+    /// Planes it captured (at most one entry).
+    pub captures: Vec<Capture>,
+    /// Whether the plane reached the finish.
+    pub finished: bool,
+    /// Whether the mover rolls again.
+    pub extra_roll: bool,
+}
+
+/// The turn passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnPassed {
+    /// The event number.
+    pub event: u64,
+    /// Whose turn ended.
+    pub from: Colour,
+    /// Who acts now.
+    pub to: Colour,
+    /// Why: `normal`, `no_legal_move` or `void_third_six`.
+    pub reason: PassReason,
+}
+
+/// A draw offer, acceptance or withdrawal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawAction {
+    /// The event number.
+    pub event: u64,
+    /// Who did it.
+    pub by: Colour,
+}
+
+/// A declined draw offer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawDeclined {
+    /// The event number.
+    pub event: u64,
+    /// The receiver.
+    pub by: Colour,
+    /// Whether it was declined by rolling.
+    pub implicit: bool,
+}
+
+/// The end of the game, with the revealed server seed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameOver {
+    /// The event number.
+    pub event: u64,
+    /// Winner (`null` for a draw) and reason.
+    pub result: ResultRecord,
+    /// The server seed, revealed (lower-case hex).
+    pub server_seed: String,
+    /// The commitment it must hash to.
+    pub commitment: String,
+    /// Red's client seed.
+    pub red_seed: String,
+    /// Yellow's client seed.
+    pub yellow_seed: String,
+}

@@ -1,0 +1,90 @@
+//! The whole state of a room in one message, for joining, reconnecting and resyncing.
+//!
+//! A snapshot is enough to render and check the game with no rules of one's own: the position
+//! (every plane, whose turn, the phase with the pending roll and its legal planes, the six counter,
+//! the draw state) in the rules crate's JSON form and in the notation of `rules.md` §7, both
+//! seats, the fairness fields and the number of the last event it includes.
+
+use aeroplane_rules::{Colour, Game};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::record::{Mode, ResultRecord};
+
+/// Where a room is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoomPhase {
+    /// Not both seats are taken yet.
+    Waiting,
+    /// The game is being played.
+    Playing,
+    /// The game has ended.
+    Over,
+}
+
+/// One seat as everyone may see it (never its token).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatView {
+    /// The player's display name.
+    pub name: String,
+    /// Whether the player has a live connection now.
+    pub connected: bool,
+}
+
+/// Both seats; `null` for a seat nobody has taken.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seats {
+    /// The Red seat (Red rolls first).
+    pub red: Option<SeatView>,
+    /// The Yellow seat.
+    pub yellow: Option<SeatView>,
+}
+
+impl Seats {
+    /// The seat of `colour`.
+    pub fn get(&self, colour: Colour) -> Option<&SeatView> {
+        match colour {
+            Colour::Red => self.red.as_ref(),
+            Colour::Yellow => self.yellow.as_ref(),
+        }
+    }
+}
+
+/// The fairness fields of `fairness.md` as far as they are public yet.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FairnessView {
+    /// The scheme version, `v1`.
+    pub scheme: String,
+    /// `hex(SHA-256(server_seed))`, public from the room's creation.
+    pub commitment: String,
+    /// Red's client seed, once the game has started.
+    pub red_seed: Option<String>,
+    /// Yellow's client seed, once the game has started.
+    pub yellow_seed: Option<String>,
+    /// The server seed, only once the game is over.
+    pub server_seed: Option<String>,
+}
+
+/// Everything a client needs to draw the room as it is after event number `event`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// The room (and game) id.
+    pub room_id: Uuid,
+    /// The kind of room.
+    pub mode: Mode,
+    /// Waiting, playing or over.
+    pub phase: RoomPhase,
+    /// The number of the last room event this snapshot includes (0 before any event).
+    pub event: u64,
+    /// The position in the rules crate's JSON form (`docs/state-json.md`).
+    pub game: Game,
+    /// The position in the notation of `rules.md` §7; `null` once the game is over.
+    pub notation: Option<String>,
+    /// Both seats.
+    pub seats: Seats,
+    /// The dice commitment and seeds.
+    pub fairness: FairnessView,
+    /// How the game ended, once it has.
+    pub result: Option<ResultRecord>,
+}
