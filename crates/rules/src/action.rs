@@ -98,8 +98,11 @@ impl Game {
         let mut game = Game::new();
         let mut events = Vec::new();
         for (index, action) in actions.into_iter().enumerate() {
-            let produced =
-                game.apply(action).map_err(|error| ReplayError { index, action, error })?;
+            let produced = game.apply(action).map_err(|error| ReplayError {
+                index,
+                action,
+                error,
+            })?;
             events.push(produced);
         }
         Ok((game, events))

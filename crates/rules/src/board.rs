@@ -108,7 +108,11 @@ impl Plane {
 
     /// The plane with this number, if it is in `0..=3`.
     pub const fn new(number: u8) -> Option<Plane> {
-        if number < 4 { Some(Plane(number)) } else { None }
+        if number < 4 {
+            Some(Plane(number))
+        } else {
+            None
+        }
     }
 
     /// The plane's number, `0..=3`.
@@ -126,7 +130,11 @@ impl TryFrom<u8> for Plane {
     type Error = OutOfRange;
 
     fn try_from(number: u8) -> Result<Self, Self::Error> {
-        Plane::new(number).ok_or(OutOfRange { what: "plane", min: 0, max: 3 })
+        Plane::new(number).ok_or(OutOfRange {
+            what: "plane",
+            min: 0,
+            max: 3,
+        })
     }
 }
 
@@ -168,7 +176,11 @@ impl Die {
 
     /// The die value, if it is in `1..=6`.
     pub const fn new(value: u8) -> Option<Die> {
-        if value >= 1 && value <= 6 { Some(Die(value)) } else { None }
+        if value >= 1 && value <= 6 {
+            Some(Die(value))
+        } else {
+            None
+        }
     }
 
     /// The number shown, `1..=6`.
@@ -186,7 +198,11 @@ impl TryFrom<u8> for Die {
     type Error = OutOfRange;
 
     fn try_from(value: u8) -> Result<Self, Self::Error> {
-        Die::new(value).ok_or(OutOfRange { what: "die value", min: 1, max: 6 })
+        Die::new(value).ok_or(OutOfRange {
+            what: "die value",
+            min: 1,
+            max: 6,
+        })
     }
 }
 
@@ -211,7 +227,11 @@ pub struct RingIndex(u8);
 impl RingIndex {
     /// The ring square with this index, if it is in `0..=51`.
     pub const fn new(index: u8) -> Option<RingIndex> {
-        if index < RING_LEN { Some(RingIndex(index)) } else { None }
+        if index < RING_LEN {
+            Some(RingIndex(index))
+        } else {
+            None
+        }
     }
 
     /// The square's index, `0..=51`.
@@ -240,7 +260,11 @@ impl TryFrom<u8> for RingIndex {
     type Error = OutOfRange;
 
     fn try_from(index: u8) -> Result<Self, Self::Error> {
-        RingIndex::new(index).ok_or(OutOfRange { what: "ring index", min: 0, max: 51 })
+        RingIndex::new(index).ok_or(OutOfRange {
+            what: "ring index",
+            min: 0,
+            max: 51,
+        })
     }
 }
 
@@ -343,7 +367,9 @@ impl PlaneSet {
 
     /// The planes in the set, in increasing order.
     pub fn iter(self) -> impl Iterator<Item = Plane> + Clone {
-        Plane::ALL.into_iter().filter(move |plane| self.contains(*plane))
+        Plane::ALL
+            .into_iter()
+            .filter(move |plane| self.contains(*plane))
     }
 }
 
@@ -367,8 +393,14 @@ mod tests {
 
     #[test]
     fn progress_fifty_is_two_squares_before_the_own_start() {
-        assert_eq!(Position::Route(50).ring_index(Colour::Red), RingIndex::new(50));
-        assert_eq!(Position::Route(50).ring_index(Colour::Yellow), RingIndex::new(24));
+        assert_eq!(
+            Position::Route(50).ring_index(Colour::Red),
+            RingIndex::new(50)
+        );
+        assert_eq!(
+            Position::Route(50).ring_index(Colour::Yellow),
+            RingIndex::new(24)
+        );
         assert_eq!(Position::Route(51).ring_index(Colour::Red), None);
     }
 

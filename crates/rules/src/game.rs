@@ -114,7 +114,10 @@ impl Game {
             to_act: Colour::Red,
             phase: Phase::AwaitingRoll,
             sixes: 0,
-            draw: DrawState { offer: None, offer_blocked: [false; 2] },
+            draw: DrawState {
+                offer: None,
+                offer_blocked: [false; 2],
+            },
         }
     }
 
@@ -193,12 +196,23 @@ impl Game {
         let mut events = Events::new();
         self.sixes = if die.is_six() { self.sixes + 1 } else { 0 };
         let void = die.is_six() && self.sixes == 3;
-        let legal = if void { PlaneSet::EMPTY } else { self.legal_planes(colour, die) };
-        events.push(Event::Rolled { colour, value: die, legal });
+        let legal = if void {
+            PlaneSet::EMPTY
+        } else {
+            self.legal_planes(colour, die)
+        };
+        events.push(Event::Rolled {
+            colour,
+            value: die,
+            legal,
+        });
         // Any roll by the receiver declines a standing offer; the offerer's rolls never do.
         if self.draw.offer == Some(colour.opponent()) {
             self.draw.offer = None;
-            events.push(Event::DrawDeclined { by: colour, implicit: true });
+            events.push(Event::DrawDeclined {
+                by: colour,
+                implicit: true,
+            });
         }
         if void {
             self.pass_turn(PassReason::VoidThirdSix, &mut events);
@@ -235,7 +249,12 @@ impl Game {
                 let progress = progress + roll.value();
                 let to = Position::from_progress(progress).expect("legal moves end by the finish");
                 self.planes[own][plane.index()] = to;
-                events.push(Event::Moved { colour, plane, from, to });
+                events.push(Event::Moved {
+                    colour,
+                    plane,
+                    from,
+                    to,
+                });
                 if progress <= LAST_RING_PROGRESS {
                     captured_any = self.capture_at(colour, to, &mut events);
                 }
@@ -247,7 +266,13 @@ impl Game {
             Position::Finished => unreachable!("a finished plane is never legal"),
         }
         if finished && self.planes[own].iter().all(|p| *p == Position::Finished) {
-            self.end(Outcome { winner: Some(colour), reason: EndReason::Finished }, &mut events);
+            self.end(
+                Outcome {
+                    winner: Some(colour),
+                    reason: EndReason::Finished,
+                },
+                &mut events,
+            );
         } else if roll.is_six() || captured_any || finished {
             self.phase = Phase::AwaitingRoll;
             events.push(Event::ExtraRoll { colour });
@@ -262,7 +287,10 @@ impl Game {
         self.ensure_live()?;
         let mut events = Events::new();
         events.push(Event::Resigned { colour });
-        let outcome = Outcome { winner: Some(colour.opponent()), reason: EndReason::Resigned };
+        let outcome = Outcome {
+            winner: Some(colour.opponent()),
+            reason: EndReason::Resigned,
+        };
         self.end(outcome, &mut events);
         Ok(events)
     }
@@ -278,7 +306,13 @@ impl Game {
             Forfeit::Abandoned => EndReason::Abandoned,
             Forfeit::Timeout => EndReason::Timeout,
         };
-        self.end(Outcome { winner: Some(colour.opponent()), reason }, &mut events);
+        self.end(
+            Outcome {
+                winner: Some(colour.opponent()),
+                reason,
+            },
+            &mut events,
+        );
         Ok(events)
     }
 
@@ -303,7 +337,13 @@ impl Game {
         self.ensure_receiver(colour)?;
         let mut events = Events::new();
         events.push(Event::DrawAccepted { by: colour });
-        self.end(Outcome { winner: None, reason: EndReason::Agreed }, &mut events);
+        self.end(
+            Outcome {
+                winner: None,
+                reason: EndReason::Agreed,
+            },
+            &mut events,
+        );
         Ok(events)
     }
 
@@ -312,7 +352,10 @@ impl Game {
         self.ensure_receiver(colour)?;
         self.draw.offer = None;
         let mut events = Events::new();
-        events.push(Event::DrawDeclined { by: colour, implicit: false });
+        events.push(Event::DrawDeclined {
+            by: colour,
+            implicit: false,
+        });
         Ok(events)
     }
 
@@ -332,7 +375,11 @@ impl Game {
     }
 
     fn ensure_live(&self) -> Result<(), RuleError> {
-        if self.is_over() { Err(RuleError::GameOver) } else { Ok(()) }
+        if self.is_over() {
+            Err(RuleError::GameOver)
+        } else {
+            Ok(())
+        }
     }
 
     fn ensure_receiver(&self, colour: Colour) -> Result<(), RuleError> {
@@ -347,7 +394,9 @@ impl Game {
     /// Sends every opposing plane on the ring square of `landed` back to base, unless the square
     /// is safe. Returns whether anything was captured.
     fn capture_at(&mut self, mover: Colour, landed: Position, events: &mut Events) -> bool {
-        let Some(square) = landed.ring_index(mover) else { return false };
+        let Some(square) = landed.ring_index(mover) else {
+            return false;
+        };
         if square.is_safe() {
             return false;
         }
@@ -363,7 +412,11 @@ impl Game {
         if captured.is_empty() {
             return false;
         }
-        events.push(Event::Captured { colour: victim, planes: captured, square });
+        events.push(Event::Captured {
+            colour: victim,
+            planes: captured,
+            square,
+        });
         true
     }
 

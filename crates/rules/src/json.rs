@@ -83,8 +83,14 @@ struct PlanesForm {
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 enum PhaseForm {
     AwaitingRoll,
-    AwaitingMove { roll: Die, legal: PlaneSet },
-    Over { winner: Option<Colour>, reason: EndReason },
+    AwaitingMove {
+        roll: Die,
+        legal: PlaneSet,
+    },
+    Over {
+        winner: Option<Colour>,
+        reason: EndReason,
+    },
 }
 
 #[derive(Serialize, Deserialize)]
@@ -111,7 +117,10 @@ impl Serialize for Game {
         let draw = self.draw();
         GameForm {
             ruleset: RULESET.to_owned(),
-            planes: PlanesForm { red: self.planes(Colour::Red), yellow: self.planes(Colour::Yellow) },
+            planes: PlanesForm {
+                red: self.planes(Colour::Red),
+                yellow: self.planes(Colour::Yellow),
+            },
             to_act: self.to_act(),
             phase,
             sixes: self.sixes(),
@@ -136,7 +145,10 @@ impl<'de> Deserialize<'de> for Game {
 
 fn game_from_form(form: GameForm) -> Result<Game, String> {
     if form.ruleset != RULESET {
-        return Err(format!("unknown ruleset `{}`; this crate plays `{RULESET}`", form.ruleset));
+        return Err(format!(
+            "unknown ruleset `{}`; this crate plays `{RULESET}`",
+            form.ruleset
+        ));
     }
     let planes = [form.planes.red, form.planes.yellow];
     let draw = DrawState {
@@ -160,8 +172,9 @@ fn game_from_form(form: GameForm) -> Result<Game, String> {
                 draw,
             }
         }
-        PhaseForm::AwaitingRoll => Game::from_parts(planes, form.to_act, None, form.sixes)
-            .map_err(|e| e.to_string())?,
+        PhaseForm::AwaitingRoll => {
+            Game::from_parts(planes, form.to_act, None, form.sixes).map_err(|e| e.to_string())?
+        }
         PhaseForm::AwaitingMove { roll, legal } => {
             let game = Game::from_parts(planes, form.to_act, Some(roll), form.sixes)
                 .map_err(|e| e.to_string())?;

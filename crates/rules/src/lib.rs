@@ -14,8 +14,8 @@
 //!   form described in `docs/state-json.md`.
 #![forbid(unsafe_code)]
 
-pub mod board;
 mod action;
+pub mod board;
 mod error;
 mod event;
 mod game;

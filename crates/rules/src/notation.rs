@@ -14,7 +14,9 @@ use crate::game::{DrawState, Game, Phase};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
     /// The notation needs exactly five space-separated fields.
-    #[error("expected 5 space-separated fields (red planes, yellow planes, to act, pending roll, six counter), found {0}")]
+    #[error(
+        "expected 5 space-separated fields (red planes, yellow planes, to act, pending roll, six counter), found {0}"
+    )]
     FieldCount(usize),
     /// A colour's plane list does not have four entries.
     #[error("{colour}'s planes: expected 4 comma-separated entries, found {found}")]
@@ -75,7 +77,10 @@ impl Game {
             return Err(PositionError::SixCounter(sixes.to_string()));
         }
         for colour in Colour::ALL {
-            if planes[colour.index()].iter().all(|p| *p == Position::Finished) {
+            if planes[colour.index()]
+                .iter()
+                .all(|p| *p == Position::Finished)
+            {
                 return Err(PositionError::AllFinished(colour));
             }
         }
@@ -112,7 +117,9 @@ impl Game {
 /// No plane of one colour stands on an unsafe ring square together with a plane of the other.
 pub(crate) fn check_no_collision(planes: &[[Position; 4]; 2]) -> Result<(), PositionError> {
     for red in planes[Colour::Red.index()] {
-        let Some(square) = red.ring_index(Colour::Red) else { continue };
+        let Some(square) = red.ring_index(Colour::Red) else {
+            continue;
+        };
         let shared = planes[Colour::Yellow.index()]
             .iter()
             .any(|yellow| yellow.ring_index(Colour::Yellow) == Some(square));
@@ -155,8 +162,13 @@ impl FromStr for Game {
         let [red, yellow, to_act, pending, sixes] = fields[..] else {
             return Err(PositionError::FieldCount(fields.len()));
         };
-        let planes = [parse_planes(Colour::Red, red)?, parse_planes(Colour::Yellow, yellow)?];
-        let to_act = to_act.parse().map_err(|_| PositionError::ToAct(to_act.to_owned()))?;
+        let planes = [
+            parse_planes(Colour::Red, red)?,
+            parse_planes(Colour::Yellow, yellow)?,
+        ];
+        let to_act = to_act
+            .parse()
+            .map_err(|_| PositionError::ToAct(to_act.to_owned()))?;
         let pending_roll = match pending {
             "-" => None,
             text => Some(
@@ -175,7 +187,10 @@ impl FromStr for Game {
 fn parse_planes(colour: Colour, text: &str) -> Result<[Position; 4], PositionError> {
     let entries: Vec<&str> = text.split(',').collect();
     if entries.len() != 4 {
-        return Err(PositionError::PlaneCount { colour, found: entries.len() });
+        return Err(PositionError::PlaneCount {
+            colour,
+            found: entries.len(),
+        });
     }
     let mut planes = [Position::Base; 4];
     for ((slot, entry), plane) in planes.iter_mut().zip(entries).zip(Plane::ALL) {

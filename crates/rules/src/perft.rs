@@ -24,7 +24,9 @@ pub fn perft(game: &Game, depth: u32) -> u64 {
             .into_iter()
             .map(|die| {
                 let mut child = *game;
-                child.roll(game.to_act(), die).expect("the player to act may roll");
+                child
+                    .roll(game.to_act(), die)
+                    .expect("the player to act may roll");
                 match child.phase() {
                     Phase::AwaitingMove { legal, .. } => legal.len() as u64,
                     _ => 1,
@@ -35,7 +37,9 @@ pub fn perft(game: &Game, depth: u32) -> u64 {
             .into_iter()
             .map(|die| {
                 let mut child = *game;
-                child.roll(game.to_act(), die).expect("the player to act may roll");
+                child
+                    .roll(game.to_act(), die)
+                    .expect("the player to act may roll");
                 perft(&child, depth - 1)
             })
             .sum(),
@@ -44,6 +48,8 @@ pub fn perft(game: &Game, depth: u32) -> u64 {
 
 fn after_move(game: &Game, plane: Plane) -> Game {
     let mut child = *game;
-    child.move_plane(game.to_act(), plane).expect("listed planes are legal");
+    child
+        .move_plane(game.to_act(), plane)
+        .expect("listed planes are legal");
     child
 }
