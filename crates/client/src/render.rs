@@ -1,0 +1,368 @@
+//! The board drawn as text: the 15×15 cross of `rules.md` §1, three characters a square.
+//!
+//! Ring squares show `·`, safe squares (starts and stars) `*`, home lanes `-`, and a plane shows
+//! as its colour's letter and number (`R2`, `Y0`). Several planes of one colour on a square show
+//! as the letter and the count (`R×2`); Red and Yellow together on a safe square show as `RY`.
+//! Planes in base sit in their corner, finished planes beside the centre (`R:2`). A legend under
+//! the board says where every plane is, so nothing depends on reading the picture.
+//!
+//! Colour is ANSI escapes, used only when asked for (see [`colour_wanted`]).
+
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+
+use aeroplane_rules::board::LAST_RING_PROGRESS;
+use aeroplane_rules::{Colour, Game, Phase, Plane, Position, RingIndex};
+
+/// The board's side in squares.
+const SIDE: usize = 15;
+/// Where the finished planes of each colour are drawn (beside the finish, at the lane's end).
+const FINISHED_CELL: [(usize, usize); 2] = [(7, 6), (7, 8)];
+/// The four base slots of Red (top-left corner) and Yellow (bottom-right corner).
+const BASE_SLOTS: [[(usize, usize); 4]; 2] = [
+    [(2, 2), (2, 3), (3, 2), (3, 3)],
+    [(11, 11), (11, 12), (12, 11), (12, 12)],
+];
+
+const RESET: &str = "\x1b[0m";
+const DIM: &str = "\x1b[2m";
+
+/// Whether to colour output: stdout is a terminal and `NO_COLOR` is unset or empty.
+pub fn colour_wanted() -> bool {
+    let no_colour = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
+    !no_colour && std::io::stdout().is_terminal()
+}
+
+/// The board with a legend and a status line, e.g. for a terminal.
+pub fn render(game: &Game, colour: bool) -> String {
+    let mut out = render_board(game, colour);
+    out.push('\n');
+    for side in Colour::ALL {
+        out.push_str(&legend_line(game, side, colour));
+        out.push('\n');
+    }
+    out.push_str(&status_line(game));
+    out.push('\n');
+    out
+}
+
+/// The 15×15 board alone, one line per row, each square three characters wide.
+pub fn render_board(game: &Game, colour: bool) -> String {
+    let mut grid: Vec<Vec<Cell>> = vec![vec![Cell::Blank; SIDE]; SIDE];
+    for index in 0..52 {
+        let square = RingIndex::new(index).expect("0..52 are ring squares");
+        let (row, col) = ring_cell(square);
+        grid[row][col] = Cell::Ring {
+            safe: square.is_safe(),
+        };
+    }
+    for side in Colour::ALL {
+        for step in 1..=5 {
+            let (row, col) = lane_cell(side, step);
+            grid[row][col] = Cell::Lane(side);
+        }
+        for (row, col) in BASE_SLOTS[side.index()] {
+            grid[row][col] = Cell::BaseSlot(side);
+        }
+    }
+    grid[7][7] = Cell::Finish;
+
+    let mut occupants: Vec<Vec<Vec<(Colour, Plane)>>> = vec![vec![Vec::new(); SIDE]; SIDE];
+    for side in Colour::ALL {
+        let mut finished = 0;
+        for plane in Plane::ALL {
+            match game.position(side, plane) {
+                Position::Base => {
+                    let (row, col) = BASE_SLOTS[side.index()][plane.index()];
+                    occupants[row][col].push((side, plane));
+                }
+                Position::Finished => finished += 1,
+                Position::Route(progress) => {
+                    let (row, col) = route_cell(side, progress);
+                    occupants[row][col].push((side, plane));
+                }
+            }
+        }
+        if finished > 0 {
+            let (row, col) = FINISHED_CELL[side.index()];
+            grid[row][col] = Cell::Finished(side, finished);
+        }
+    }
+
+    let mut out = String::new();
+    for row in 0..SIDE {
+        let mut line = String::new();
+        for col in 0..SIDE {
+            let text = match occupants[row][col].as_slice() {
+                [] => grid[row][col].draw(colour),
+                planes => draw_planes(planes, colour),
+            };
+            line.push_str(&text);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// One line saying where each plane of `side` is, e.g. `Red     0 base  1 ring 12  2 lane 3  3 home`.
+pub fn legend_line(game: &Game, side: Colour, colour: bool) -> String {
+    let mut line = paint(&format!("{:<7}", side.to_string()), Some(side), colour);
+    for plane in Plane::ALL {
+        let place = match game.position(side, plane) {
+            Position::Base => "base".to_owned(),
+            Position::Finished => "home".to_owned(),
+            Position::Route(progress) if progress <= LAST_RING_PROGRESS => {
+                let square = game
+                    .ring_index(side, plane)
+                    .expect("a ring progress has a square");
+                format!("ring {square}")
+            }
+            Position::Route(progress) => format!("lane {}", progress - LAST_RING_PROGRESS),
+        };
+        let _ = write!(line, " {plane} {place:<8}");
+    }
+    line.trim_end().to_owned()
+}
+
+/// What the game waits for, in words, e.g. `Yellow to move a 4: plane 1 or 2`.
+pub fn status_line(game: &Game) -> String {
+    let side = game.to_act();
+    match game.phase() {
+        Phase::AwaitingRoll => format!("{side} to roll"),
+        Phase::AwaitingMove { roll, legal } => {
+            let planes: Vec<String> = legal.iter().map(|p| p.to_string()).collect();
+            let noun = if planes.len() == 1 { "plane" } else { "planes" };
+            format!("{side} to move a {roll}: {noun} {}", planes.join(", "))
+        }
+        Phase::Over(outcome) => match outcome.winner {
+            Some(winner) => format!("game over: {winner} won ({})", outcome.reason.as_str()),
+            None => format!("game over: draw ({})", outcome.reason.as_str()),
+        },
+    }
+}
+
+/// What a square is when no plane stands on it.
+#[derive(Clone, Copy)]
+enum Cell {
+    Blank,
+    Ring { safe: bool },
+    Lane(Colour),
+    BaseSlot(Colour),
+    Finish,
+    Finished(Colour, u8),
+}
+
+impl Cell {
+    fn draw(self, colour: bool) -> String {
+        match self {
+            Cell::Blank => "   ".to_owned(),
+            Cell::Ring { safe: false } => dim(" · ", colour),
+            Cell::Ring { safe: true } => dim(" * ", colour),
+            Cell::Lane(side) => paint(" - ", Some(side), colour),
+            Cell::BaseSlot(side) => paint(" o ", Some(side), colour),
+            Cell::Finish => " # ".to_owned(),
+            Cell::Finished(side, count) => {
+                paint(&format!("{}:{count}", letter(side)), Some(side), colour)
+            }
+        }
+    }
+}
+
+fn draw_planes(planes: &[(Colour, Plane)], colour: bool) -> String {
+    let red = planes.iter().any(|(side, _)| *side == Colour::Red);
+    let yellow = planes.iter().any(|(side, _)| *side == Colour::Yellow);
+    if red && yellow {
+        return paint("RY ", None, colour);
+    }
+    let side = planes[0].0;
+    let text = match planes {
+        [(_, plane)] => format!("{}{plane} ", letter(side)),
+        many => format!("{}×{}", letter(side), many.len()),
+    };
+    paint(&text, Some(side), colour)
+}
+
+fn letter(side: Colour) -> char {
+    match side {
+        Colour::Red => 'R',
+        Colour::Yellow => 'Y',
+    }
+}
+
+fn paint(text: &str, side: Option<Colour>, colour: bool) -> String {
+    if !colour {
+        return text.to_owned();
+    }
+    let code = match side {
+        Some(Colour::Red) => "\x1b[1;31m",
+        Some(Colour::Yellow) => "\x1b[1;33m",
+        None => "\x1b[1;35m",
+    };
+    format!("{code}{text}{RESET}")
+}
+
+fn dim(text: &str, colour: bool) -> String {
+    if colour {
+        format!("{DIM}{text}{RESET}")
+    } else {
+        text.to_owned()
+    }
+}
+
+/// The (row, column) of a plane of `side` at route `progress` (`0..=55`).
+fn route_cell(side: Colour, progress: u8) -> (usize, usize) {
+    if progress <= LAST_RING_PROGRESS {
+        ring_cell(side.start_square().advanced(progress))
+    } else {
+        lane_cell(side, progress - LAST_RING_PROGRESS)
+    }
+}
+
+/// The (row, column) of home-lane square `step` (`1..=5`) of `side`.
+fn lane_cell(side: Colour, step: u8) -> (usize, usize) {
+    let step = usize::from(step);
+    match side {
+        Colour::Red => (7, step),
+        Colour::Yellow => (7, 14 - step),
+    }
+}
+
+/// The (row, column) of a ring square. Index 0 (Red's start) is the second square of row 6 from
+/// the left; travel is clockwise: right along row 6, up column 6, across the top, and so on.
+fn ring_cell(square: RingIndex) -> (usize, usize) {
+    // Each quarter of the ring is 13 squares: 5 along an arm towards the centre column, 6 out
+    // along the next arm, then 2 across its end. Quarter 0 runs from Red's start at (6, 1).
+    let index = usize::from(square.value());
+    let (quarter, step) = (index / 13, index % 13);
+    let (row, col) = match step {
+        0..=4 => (6, 1 + step),
+        5..=10 => (10 - step, 6),
+        11 => (0, 7),
+        _ => (0, 8),
+    };
+    // Rotate the first quarter's cells a quarter turn clockwise per quarter.
+    let mut cell = (row, col);
+    for _ in 0..quarter {
+        cell = (cell.1, SIDE - 1 - cell.0);
+    }
+    cell
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ring_visits_fifty_two_distinct_touching_squares_in_a_loop() {
+        let cells: Vec<(usize, usize)> = (0..52)
+            .map(|i| ring_cell(RingIndex::new(i).unwrap()))
+            .collect();
+        let mut distinct = cells.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 52);
+        for (i, a) in cells.iter().enumerate() {
+            let b = cells[(i + 1) % 52];
+            // Squares touch by a side, or by a corner where the path turns around the centre.
+            let distance = a.0.abs_diff(b.0).max(a.1.abs_diff(b.1));
+            assert_eq!(
+                distance,
+                1,
+                "squares {i} {a:?} and {} {b:?} do not touch",
+                i + 1
+            );
+        }
+    }
+
+    #[test]
+    fn the_starts_and_lane_mouths_sit_where_the_cross_puts_them() {
+        let at = |i| ring_cell(RingIndex::new(i).unwrap());
+        assert_eq!(at(0), (6, 1));
+        assert_eq!(at(13), (1, 8));
+        assert_eq!(at(26), (8, 13));
+        assert_eq!(at(39), (13, 6));
+        // Red's lane mouth (ring 50) leads into row 7 from the left, Yellow's (ring 24) from the right.
+        assert_eq!(at(50), (7, 0));
+        assert_eq!(at(24), (7, 14));
+        assert_eq!(lane_cell(Colour::Red, 1), (7, 1));
+        assert_eq!(lane_cell(Colour::Yellow, 5), (7, 9));
+    }
+
+    #[test]
+    fn a_known_position_is_drawn_square_by_square() {
+        let game: Game = "b,b,12,f b,30,52,b yellow 4 0".parse().unwrap();
+        let board = render_board(&game, false);
+        let expected = [
+            "                   ·  · R2",
+            "                   ·     *",
+            "      R0 R1        *     ·",
+            "       o  o        ·     ·",
+            "                   ·     ·",
+            "                   ·     ·",
+            " ·  *  ·  ·  · Y1           ·  ·  ·  *  ·  ·",
+            " ·  -  -  -  -  - R:1 #     -  -  - Y2  -  ·",
+            " ·  ·  *  ·  ·  ·           ·  ·  ·  ·  *  ·",
+            "                   ·     ·",
+            "                   ·     ·",
+            "                   ·     ·       Y0  o",
+            "                   ·     *        o Y3",
+            "                   *     ·",
+            "                   ·  ·  ·",
+        ];
+        assert_eq!(board.lines().collect::<Vec<_>>(), expected, "\n{board}");
+    }
+
+    #[test]
+    fn the_legend_and_status_say_where_every_plane_is_and_what_is_awaited() {
+        let game: Game = "b,b,12,f b,30,52,b yellow 4 0".parse().unwrap();
+        assert_eq!(
+            legend_line(&game, Colour::Red, false),
+            "Red     0 base     1 base     2 ring 12  3 home"
+        );
+        assert_eq!(
+            legend_line(&game, Colour::Yellow, false),
+            "Yellow  0 base     1 ring 4   2 lane 2   3 base"
+        );
+        assert_eq!(status_line(&game), "Yellow to move a 4: planes 1, 2");
+    }
+
+    #[test]
+    fn colour_is_ansi_only_when_asked_for() {
+        let game = Game::new();
+        assert!(!render(&game, false).contains('\x1b'));
+        let coloured = render(&game, true);
+        assert!(coloured.contains("\x1b[1;31mR0 \x1b[0m"), "{coloured}");
+        assert!(coloured.contains("\x1b[1;33mY3 \x1b[0m"));
+    }
+
+    #[test]
+    fn stacked_and_shared_squares_are_marked() {
+        // Two Red planes on ring 12, and Red and Yellow together on the safe star at ring 8.
+        let game: Game = "12,12,8,b 34,b,b,b red - 0".parse().unwrap();
+        let board = render_board(&game, false);
+        assert_eq!(
+            square_text(&board, ring_cell(RingIndex::new(12).unwrap())),
+            "R×2"
+        );
+        assert_eq!(
+            square_text(&board, ring_cell(RingIndex::new(8).unwrap())),
+            "RY "
+        );
+        assert_eq!(
+            square_text(&board, FINISHED_CELL[0]),
+            "   ",
+            "nothing has finished"
+        );
+    }
+
+    /// The three characters drawn for the square at (row, column).
+    fn square_text(board: &str, (row, col): (usize, usize)) -> String {
+        let line: Vec<char> = board.lines().nth(row).unwrap().chars().collect();
+        line.iter()
+            .chain([' '; 3].iter())
+            .skip(col * 3)
+            .take(3)
+            .collect()
+    }
+}
