@@ -170,6 +170,7 @@ impl Game {
     }
 
     /// The planes of `colour` that could move for `roll` (`rules.md` §4 step 4).
+    #[inline]
     pub fn legal_planes(&self, colour: Colour, roll: Die) -> PlaneSet {
         let mut legal = PlaneSet::EMPTY;
         for (plane, position) in Plane::ALL.into_iter().zip(self.planes(colour)) {
@@ -186,6 +187,7 @@ impl Game {
     }
 
     /// Rolls `die` for `colour`, the player to act (`rules.md` §4 steps 1–5).
+    #[inline]
     pub fn roll(&mut self, colour: Colour, die: Die) -> Result<Events, RuleError> {
         match self.phase {
             Phase::Over(_) => return Err(RuleError::GameOver),
@@ -225,6 +227,7 @@ impl Game {
     }
 
     /// Moves `plane` of `colour` for the pending roll (`rules.md` §4 steps 6–11).
+    #[inline]
     pub fn move_plane(&mut self, colour: Colour, plane: Plane) -> Result<Events, RuleError> {
         let (roll, legal) = match self.phase {
             Phase::Over(_) => return Err(RuleError::GameOver),
@@ -401,10 +404,15 @@ impl Game {
             return false;
         }
         let victim = mover.opponent();
+        // The victim's planes on `square` are exactly those at this progress; past its lane mouth
+        // it is a square the victim never visits.
+        let progress = square.steps_from(victim.start_square());
+        if progress > LAST_RING_PROGRESS {
+            return false;
+        }
         let mut captured = PlaneSet::EMPTY;
-        for plane in Plane::ALL {
-            let position = &mut self.planes[victim.index()][plane.index()];
-            if position.ring_index(victim) == Some(square) {
+        for (plane, position) in Plane::ALL.into_iter().zip(&mut self.planes[victim.index()]) {
+            if *position == Position::Route(progress) {
                 *position = Position::Base;
                 captured = captured.with(plane);
             }
