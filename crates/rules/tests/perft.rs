@@ -214,8 +214,8 @@ mod naive {
 
     /// Leaves `depth` rolls below `state`, counted the way `tests/data/perft.txt` describes.
     pub(super) fn perft(state: &State, depth: u32) -> u64 {
-        if state.pending.is_some() {
-            return legal(state, state.pending.unwrap())
+        if let Some(roll) = state.pending {
+            return legal(state, roll)
                 .into_iter()
                 .map(|i| play(state, i).map_or(1, |next| perft(&next, depth)))
                 .sum();
