@@ -12,22 +12,38 @@ use aeroplane_rules::{Colour, Game, Position};
 /// The score of a won game; larger than any material difference.
 pub(crate) const WIN: f32 = 10_000.0;
 
-/// Material for a plane that has left its base (a deployment costs a six).
-const IN_PLAY: f32 = 12.0;
-/// Extra material for a plane in its home lane or finished: no one can capture it any more.
-const HOME_SAFE: f32 = 10.0;
-/// Extra material for a finished plane.
-const FINISHED: f32 = 2.0;
-/// How much of a threatened plane's material is at stake, per hitting die value in six, when the
-/// attacker rolls next.
-const RISK_NEXT: f32 = 1.0;
-/// The same when the threatened side rolls first and may still move away.
-const RISK_LATER: f32 = 0.3;
-/// The worth of being the side to roll next (an extra roll after a six, capture or finish).
-const TEMPO: f32 = 4.0;
+/// The weights of the evaluation, in squares of progress.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Weights {
+    /// Material for a plane that has left its base (a deployment costs a six).
+    pub(crate) in_play: f32,
+    /// Extra material for a plane in its home lane or finished: no one can capture it any more.
+    pub(crate) home_safe: f32,
+    /// Extra material for a finished plane.
+    pub(crate) finished: f32,
+    /// How much of a threatened plane's material is at stake, per hitting die value in six, when
+    /// the attacker rolls next.
+    pub(crate) risk_next: f32,
+    /// The same when the threatened side rolls first and may still move away.
+    pub(crate) risk_later: f32,
+    /// The worth of being the side to roll next (an extra roll after a six, capture or finish).
+    pub(crate) tempo: f32,
+}
+
+impl Weights {
+    /// The weights every level uses.
+    pub(crate) const DEFAULT: Weights = Weights {
+        in_play: 24.0,
+        home_safe: 10.0,
+        finished: 2.0,
+        risk_next: 1.0,
+        risk_later: 0.3,
+        tempo: 4.0,
+    };
+}
 
 /// The score of `game` for `me`: positive when `me` stands better.
-pub(crate) fn evaluate(game: &Game, me: Colour) -> f32 {
+pub(crate) fn evaluate(game: &Game, me: Colour, weights: &Weights) -> f32 {
     if let Some(outcome) = game.outcome() {
         return match outcome.winner {
             Some(winner) if winner == me => WIN,
@@ -35,17 +51,21 @@ pub(crate) fn evaluate(game: &Game, me: Colour) -> f32 {
             None => 0.0,
         };
     }
-    let tempo = if game.to_act() == me { TEMPO } else { -TEMPO };
-    side_score(game, me) - side_score(game, me.opponent()) + tempo
+    let tempo = if game.to_act() == me {
+        weights.tempo
+    } else {
+        -weights.tempo
+    };
+    side_score(game, me, weights) - side_score(game, me.opponent(), weights) + tempo
 }
 
 /// Material of one plane, whatever the danger it stands in.
-pub(crate) fn material(position: Position) -> f32 {
+fn material(position: Position, w: &Weights) -> f32 {
     match position {
         Position::Base => 0.0,
-        Position::Route(progress) if progress > 50 => IN_PLAY + HOME_SAFE + f32::from(progress),
-        Position::Route(progress) => IN_PLAY + f32::from(progress),
-        Position::Finished => IN_PLAY + HOME_SAFE + FINISHED + 56.0,
+        Position::Route(progress) if progress > 50 => w.in_play + w.home_safe + f32::from(progress),
+        Position::Route(progress) => w.in_play + f32::from(progress),
+        Position::Finished => w.in_play + w.home_safe + w.finished + 56.0,
     }
 }
 
@@ -60,15 +80,15 @@ pub(crate) fn hitting_values(game: &Game, colour: Colour, position: Position) ->
         .fold(0, |set, threat| set | 1 << threat.die.value())
 }
 
-fn side_score(game: &Game, colour: Colour) -> f32 {
+fn side_score(game: &Game, colour: Colour, weights: &Weights) -> f32 {
     let risk_weight = if game.to_act() == colour {
-        RISK_LATER
+        weights.risk_later
     } else {
-        RISK_NEXT
+        weights.risk_next
     };
     let mut score = 0.0;
     for position in game.planes(colour) {
-        let value = material(position);
+        let value = material(position, weights);
         let hits = hitting_values(game, colour, position).count_ones();
         score += value - risk_weight * value * hits as f32 / 6.0;
     }

@@ -65,8 +65,8 @@ pub fn choose(level: Level, game: &Game, seed: u64) -> Result<Decision, NotAwait
     let plane = match level {
         Level::Random => easy::random(legal, seed),
         Level::Easy => easy::choose(game),
-        Level::Normal => search::best_plane(game, 0),
-        Level::Hard => search::best_plane(game, HARD_LOOKAHEAD),
+        Level::Normal => search::best_plane(game, 0, &eval::Weights::DEFAULT),
+        Level::Hard => search::best_plane(game, HARD_LOOKAHEAD, &eval::Weights::DEFAULT),
     };
     Ok(Decision {
         plane,

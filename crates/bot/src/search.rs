@@ -3,15 +3,15 @@
 
 use aeroplane_rules::{Die, Game, Phase, Plane, Position};
 
-use crate::eval::evaluate;
+use crate::eval::{Weights, evaluate};
 
 /// The plane whose move gives the best expected evaluation for the player to act, looking
 /// `rolls` die rolls past this move. `game` must await a move.
-pub(crate) fn best_plane(game: &Game, rolls: u8) -> Plane {
+pub(crate) fn best_plane(game: &Game, rolls: u8, weights: &Weights) -> Plane {
     let me = game.to_act();
     let mut best: Option<(f32, Plane)> = None;
     for plane in distinct_moves(game) {
-        let value = value(&after_move(game, plane), me, rolls);
+        let value = value(&after_move(game, plane), me, rolls, weights);
         if best.is_none_or(|(best_value, _)| value > best_value) {
             best = Some((value, plane));
         }
@@ -20,10 +20,10 @@ pub(crate) fn best_plane(game: &Game, rolls: u8) -> Plane {
 }
 
 /// The expected evaluation of `game` for `me`, looking `rolls` die rolls ahead.
-fn value(game: &Game, me: aeroplane_rules::Colour, rolls: u8) -> f32 {
+fn value(game: &Game, me: aeroplane_rules::Colour, rolls: u8, weights: &Weights) -> f32 {
     match game.phase() {
-        Phase::Over(_) => evaluate(game, me),
-        Phase::AwaitingRoll if rolls == 0 => evaluate(game, me),
+        Phase::Over(_) => evaluate(game, me, weights),
+        Phase::AwaitingRoll if rolls == 0 => evaluate(game, me, weights),
         Phase::AwaitingRoll => {
             let mut total = 0.0;
             for die in Die::ALL {
@@ -31,13 +31,13 @@ fn value(game: &Game, me: aeroplane_rules::Colour, rolls: u8) -> f32 {
                 child
                     .roll(game.to_act(), die)
                     .expect("the player to act may roll");
-                total += value(&child, me, rolls - 1);
+                total += value(&child, me, rolls - 1, weights);
             }
             total / 6.0
         }
         Phase::AwaitingMove { .. } => {
-            let values =
-                distinct_moves(game).map(|plane| value(&after_move(game, plane), me, rolls));
+            let values = distinct_moves(game)
+                .map(|plane| value(&after_move(game, plane), me, rolls, weights));
             if game.to_act() == me {
                 values.fold(f32::NEG_INFINITY, f32::max)
             } else {
