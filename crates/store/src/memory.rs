@@ -1,13 +1,18 @@
 //! A store that keeps records in memory: for tests and for running without any database.
+//!
+//! It keeps the records as the databases would give them back (times in UTC, to the
+//! microsecond) and answers lists with the same filters, order and cursor.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::sync::Mutex;
 
 use aeroplane_protocol::record::GameRecord;
 use futures_util::future::{BoxFuture, FutureExt};
 use uuid::Uuid;
 
-use crate::{GameQuery, GameStore, Saved, StoreError};
+use crate::query::stored_time;
+use crate::{Cursor, GameQuery, GameStore, Saved, StoreError};
 
 /// Records in a map, lost when the process ends.
 #[derive(Debug, Default)]
@@ -35,33 +40,55 @@ impl MemoryStore {
 impl GameStore for MemoryStore {
     fn save<'a>(&'a self, record: &'a GameRecord) -> BoxFuture<'a, Result<Saved, StoreError>> {
         let mut records = self.records.lock().expect("store lock poisoned");
-        let saved = if records.contains_key(&record.id) {
-            Saved::AlreadyStored
-        } else {
-            records.insert(record.id, record.clone());
-            Saved::Inserted
+        let saved = match records.entry(record.id) {
+            Entry::Occupied(_) => Saved::AlreadyStored,
+            Entry::Vacant(vacant) => {
+                vacant.insert(stored_form(record));
+                Saved::Inserted
+            }
         };
         futures_util::future::ready(Ok(saved)).boxed()
     }
 
     fn get(&self, id: Uuid) -> BoxFuture<'_, Result<Option<GameRecord>, StoreError>> {
-        let record = self.records.lock().expect("store lock poisoned").get(&id).cloned();
+        let record = self
+            .records
+            .lock()
+            .expect("store lock poisoned")
+            .get(&id)
+            .cloned();
         futures_util::future::ready(Ok(record)).boxed()
     }
 
-    fn list<'a>(&'a self, query: &'a GameQuery) -> BoxFuture<'a, Result<Vec<GameRecord>, StoreError>> {
-        let records = self.records.lock().expect("store lock poisoned");
-        let mut found: Vec<GameRecord> = records
-            .values()
-            .filter(|record| {
-                query.player.as_ref().is_none_or(|name| {
-                    record.players.red.name == *name || record.players.yellow.name == *name
-                })
-            })
-            .cloned()
-            .collect();
-        found.sort_by(|a, b| b.ended_at.cmp(&a.ended_at).then(b.id.cmp(&a.id)));
-        found.truncate(query.limit as usize);
-        futures_util::future::ready(Ok(found)).boxed()
+    fn list<'a>(
+        &'a self,
+        query: &'a GameQuery,
+    ) -> BoxFuture<'a, Result<Vec<GameRecord>, StoreError>> {
+        let found = query.validate().map(|query| {
+            let records = self.records.lock().expect("store lock poisoned");
+            let mut found: Vec<GameRecord> = records
+                .values()
+                .filter(|record| query.matches(record))
+                .cloned()
+                .collect();
+            found.sort_by_key(|record| std::cmp::Reverse(Cursor::after(record)));
+            found.truncate(query.limit as usize);
+            found
+        });
+        futures_util::future::ready(found).boxed()
+    }
+
+    fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>> {
+        futures_util::future::ready(Ok(())).boxed()
+    }
+}
+
+/// The record as the databases give it back: times in UTC, to the microsecond.
+fn stored_form(record: &GameRecord) -> GameRecord {
+    GameRecord {
+        created_at: stored_time(record.created_at),
+        started_at: stored_time(record.started_at),
+        ended_at: stored_time(record.ended_at),
+        ..record.clone()
     }
 }

@@ -1,0 +1,344 @@
+//! The durable outbox: finished games wait on local disk until the store has them.
+//!
+//! A room hands its record to [`OutboxHandle::submit`], which writes it to a file in the outbox
+//! directory and makes that durable (write a temporary file, fsync it, rename it to
+//! `<game id>.json`, fsync the directory) before it returns. It never waits for the database. A
+//! background task writes waiting records to the [`GameStore`], several per round trip, and
+//! deletes a file only after the store answered `Inserted` or `AlreadyStored`. While the store
+//! fails it retries with exponential backoff. On start it picks up every file an earlier run
+//! left behind.
+//!
+//! # Guarantees
+//!
+//! - **Nothing lost**: once `submit` returned, the record survives a database outage, a crash
+//!   and SIGKILL; it stays on disk until the store has it. A submit that had not returned when
+//!   the process died may be lost (its temporary file is removed at the next start); the room
+//!   never told anyone it was saved.
+//! - **Nothing twice**: a record may be sent to the store more than once (a crash between the
+//!   store's answer and the file's deletion, or a timeout after the insert committed), but the
+//!   store's insert is idempotent on the game id, so it is stored once.
+//! - **A record the store refuses for good** ([`StoreError::Rejected`]) is moved to
+//!   `rejected/` inside the outbox directory with an error log, so it cannot block the others;
+//!   a file that is not a readable record is moved to `corrupt/` likewise. Neither is deleted.
+//!
+//! One outbox owns a directory: do not start two on the same one at once.
+
+use std::collections::VecDeque;
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use aeroplane_protocol::record::GameRecord;
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+use uuid::Uuid;
+
+use crate::{GameStore, Saved, StoreError};
+
+/// How the outbox retries and batches.
+#[derive(Clone, Debug)]
+pub struct OutboxOptions {
+    /// The wait after the first failed write; it doubles after each further failure.
+    pub initial_backoff: Duration,
+    /// The longest wait between two tries.
+    pub max_backoff: Duration,
+    /// The most records written in one round trip.
+    pub batch_size: usize,
+    /// How long one write may take before it counts as failed and is retried.
+    pub write_timeout: Duration,
+}
+
+impl Default for OutboxOptions {
+    fn default() -> OutboxOptions {
+        OutboxOptions {
+            initial_backoff: Duration::from_millis(100),
+            max_backoff: Duration::from_secs(10),
+            batch_size: 100,
+            write_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// Why the outbox could not take a record or open its directory.
+#[derive(Debug, thiserror::Error)]
+pub enum OutboxError {
+    /// The outbox directory could not be read or written.
+    #[error("outbox directory {path}: {source}")]
+    Io {
+        /// The file or directory concerned.
+        path: PathBuf,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// The record could not be encoded as JSON.
+    #[error("cannot encode game record: {0}")]
+    Encode(#[from] serde_json::Error),
+}
+
+/// The durable outbox; [`Outbox::start`] opens one.
+#[derive(Debug)]
+pub struct Outbox;
+
+impl Outbox {
+    /// Opens the outbox in `dir` (created if missing), loads the records an earlier run left
+    /// there and starts the task that writes them to `store`. The task ends when every handle
+    /// has been dropped; records not yet written stay on disk for the next start.
+    pub async fn start(
+        dir: PathBuf,
+        store: Arc<dyn GameStore>,
+        options: OutboxOptions,
+    ) -> Result<(OutboxHandle, JoinHandle<()>), OutboxError> {
+        let load_dir = dir.clone();
+        let left = tokio::task::spawn_blocking(move || load(&load_dir))
+            .await
+            .expect("the outbox loader does not panic")?;
+        if !left.is_empty() {
+            tracing::info!(pending = left.len(), dir = %dir.display(), "outbox: picked up records left by an earlier run");
+        }
+        let (depth, _) = watch::channel(left.len());
+        let shared = Arc::new(Shared {
+            dir,
+            queue: Mutex::new(left.into()),
+            depth,
+        });
+        let (wake, woken) = mpsc::channel(1);
+        let worker = Worker {
+            shared: Arc::clone(&shared),
+            store,
+            options,
+            woken,
+        };
+        let task = tokio::spawn(worker.run());
+        Ok((OutboxHandle { shared, wake }, task))
+    }
+}
+
+/// Submits records to the outbox; cheap to clone.
+#[derive(Clone, Debug)]
+pub struct OutboxHandle {
+    shared: Arc<Shared>,
+    wake: mpsc::Sender<()>,
+}
+
+impl OutboxHandle {
+    /// Writes `record` durably to the outbox and returns; the store gets it in the background.
+    pub async fn submit(&self, record: GameRecord) -> Result<(), OutboxError> {
+        let bytes = serde_json::to_vec(&record)?;
+        let dir = self.shared.dir.clone();
+        let id = record.id;
+        tokio::task::spawn_blocking(move || write_durably(&dir, id, &bytes))
+            .await
+            .expect("the outbox writer does not panic")?;
+        {
+            let mut queue = self.shared.queue.lock().expect("outbox lock poisoned");
+            queue.push_back(record);
+            self.shared.depth.send_replace(queue.len());
+        }
+        // A full channel means the worker has a wake-up waiting already.
+        let _ = self.wake.try_send(());
+        Ok(())
+    }
+
+    /// How many records wait for the store.
+    pub fn depth(&self) -> usize {
+        *self.shared.depth.borrow()
+    }
+
+    /// Waits until no record waits for the store, or until `deadline`; on timeout, answers how
+    /// many still wait (they stay on disk). For graceful shutdown.
+    pub async fn flush(&self, deadline: Instant) -> Result<(), usize> {
+        let mut depth = self.shared.depth.subscribe();
+        match tokio::time::timeout_at(deadline, depth.wait_for(|depth| *depth == 0)).await {
+            Ok(_) => Ok(()),
+            Err(_) => Err(self.depth()),
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Shared {
+    dir: PathBuf,
+    /// Records waiting for the store, oldest first. Only the worker removes them, from the front.
+    queue: Mutex<VecDeque<GameRecord>>,
+    depth: watch::Sender<usize>,
+}
+
+struct Worker {
+    shared: Arc<Shared>,
+    store: Arc<dyn GameStore>,
+    options: OutboxOptions,
+    woken: mpsc::Receiver<()>,
+}
+
+impl Worker {
+    async fn run(mut self) {
+        let mut backoff = self.options.initial_backoff;
+        // After a batch was rejected, its records are retried one by one to find the bad one.
+        let mut one_by_one: usize = 0;
+        loop {
+            let size = if one_by_one > 0 {
+                1
+            } else {
+                self.options.batch_size.max(1)
+            };
+            let batch: Vec<GameRecord> = {
+                let queue = self.shared.queue.lock().expect("outbox lock poisoned");
+                queue.iter().take(size).cloned().collect()
+            };
+            if batch.is_empty() {
+                match self.woken.recv().await {
+                    Some(()) => continue,
+                    None => return,
+                }
+            }
+            let written =
+                tokio::time::timeout(self.options.write_timeout, self.store.save_batch(&batch))
+                    .await
+                    .unwrap_or_else(|_| Err(StoreError::Unavailable("write timed out".to_owned())));
+            match written {
+                Ok(saved) => {
+                    for (record, saved) in batch.iter().zip(&saved) {
+                        remove(&self.shared.dir, record.id);
+                        let already = *saved == Saved::AlreadyStored;
+                        tracing::info!(game_id = %record.id, already_stored = already, "outbox: game record written");
+                    }
+                    self.pop(batch.len());
+                    one_by_one = one_by_one.saturating_sub(batch.len());
+                    backoff = self.options.initial_backoff;
+                }
+                Err(StoreError::Rejected(reason)) if batch.len() > 1 => {
+                    tracing::warn!(%reason, "outbox: the store rejected a batch; retrying its records one by one");
+                    one_by_one = batch.len();
+                }
+                Err(StoreError::Rejected(reason)) => {
+                    let id = batch[0].id;
+                    tracing::error!(game_id = %id, %reason, "outbox: the store rejected a game record; moved aside to rejected/");
+                    set_aside(&self.shared.dir, &file_name(id), "rejected");
+                    self.pop(1);
+                    one_by_one = one_by_one.saturating_sub(1);
+                }
+                Err(error) => {
+                    tracing::warn!(%error, pending = self.shared.depth.borrow().to_owned(), retry_in_ms = backoff.as_millis() as u64, "outbox: cannot write game records; will retry");
+                    if !self.sleep(backoff).await {
+                        return;
+                    }
+                    backoff = (backoff * 2).min(self.options.max_backoff);
+                }
+            }
+        }
+    }
+
+    /// Removes the first `count` records of the queue, which the worker has just dealt with.
+    fn pop(&self, count: usize) {
+        let mut queue = self.shared.queue.lock().expect("outbox lock poisoned");
+        queue.drain(..count);
+        self.shared.depth.send_replace(queue.len());
+    }
+
+    /// Waits `duration`; answers false if every handle was dropped meanwhile.
+    async fn sleep(&mut self, duration: Duration) -> bool {
+        let sleep = tokio::time::sleep(duration);
+        tokio::pin!(sleep);
+        loop {
+            tokio::select! {
+                () = &mut sleep => return true,
+                woken = self.woken.recv() => if woken.is_none() { return false },
+            }
+        }
+    }
+}
+
+/// A process-wide counter that keeps concurrent temporary file names apart.
+static TEMPORARY: AtomicU64 = AtomicU64::new(0);
+
+fn file_name(id: Uuid) -> String {
+    format!("{id}.json")
+}
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> OutboxError + '_ {
+    move |source| OutboxError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+/// Writes `<id>.json` so that it survives a crash once this returns.
+fn write_durably(dir: &Path, id: Uuid, bytes: &[u8]) -> Result<(), OutboxError> {
+    let temporary = dir.join(format!(
+        "{id}.{}.tmp",
+        TEMPORARY.fetch_add(1, Ordering::Relaxed)
+    ));
+    let mut file = File::create(&temporary).map_err(io_error(&temporary))?;
+    file.write_all(bytes).map_err(io_error(&temporary))?;
+    file.sync_all().map_err(io_error(&temporary))?;
+    drop(file);
+    let path = dir.join(file_name(id));
+    fs::rename(&temporary, &path).map_err(io_error(&path))?;
+    File::open(dir)
+        .and_then(|dir| dir.sync_all())
+        .map_err(io_error(dir))
+}
+
+/// Deletes a written record's file. A failure is only logged: the record would be sent again
+/// at the next start and stored once all the same.
+fn remove(dir: &Path, id: Uuid) {
+    let path = dir.join(file_name(id));
+    match fs::remove_file(&path) {
+        Ok(()) => {}
+        // A second submit of the same game shares the file, already deleted.
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+        Err(error) => {
+            tracing::warn!(%error, path = %path.display(), "outbox: cannot delete a written record")
+        }
+    }
+}
+
+/// Moves `name` into the subdirectory `aside` of `dir`, keeping it for a person to look at.
+fn set_aside(dir: &Path, name: &str, aside: &str) {
+    let target = dir.join(aside);
+    let moved =
+        fs::create_dir_all(&target).and_then(|()| fs::rename(dir.join(name), target.join(name)));
+    if let Err(error) = moved {
+        tracing::error!(%error, file = name, "outbox: cannot move a file aside");
+    }
+}
+
+/// Creates `dir` if needed, removes temporary files of unfinished submits and reads the records
+/// left there, oldest first.
+fn load(dir: &Path) -> Result<Vec<GameRecord>, OutboxError> {
+    fs::create_dir_all(dir).map_err(io_error(dir))?;
+    let mut found = Vec::new();
+    for entry in fs::read_dir(dir).map_err(io_error(dir))? {
+        let entry = entry.map_err(io_error(dir))?;
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !entry.file_type().map_err(io_error(&path))?.is_file() {
+            continue;
+        }
+        if name.ends_with(".tmp") {
+            // Its submit never returned, so nobody was told the record was kept.
+            fs::remove_file(&path).map_err(io_error(&path))?;
+            continue;
+        }
+        if !name.ends_with(".json") {
+            continue;
+        }
+        let bytes = fs::read(&path).map_err(io_error(&path))?;
+        match serde_json::from_slice::<GameRecord>(&bytes) {
+            Ok(record) => {
+                let modified = entry.metadata().and_then(|meta| meta.modified());
+                found.push((modified.unwrap_or(SystemTime::UNIX_EPOCH), record));
+            }
+            Err(error) => {
+                tracing::error!(%error, file = %name, "outbox: not a game record; moved aside to corrupt/");
+                set_aside(dir, &name, "corrupt");
+            }
+        }
+    }
+    found.sort_by_key(|(modified, _)| *modified);
+    Ok(found.into_iter().map(|(_, record)| record).collect())
+}

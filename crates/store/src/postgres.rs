@@ -1,0 +1,242 @@
+//! The PostgreSQL store: the deployment store.
+//!
+//! All of its SQL is in this file. The statements are plain lowercase SQL run with
+//! `sqlx::query` at run time, not with the `query!` macros (see the crate docs for why); the
+//! contract suite in `tests/store` runs every one of them, and every filter combination of the
+//! list, against a real PostgreSQL.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use aeroplane_protocol::record::GameRecord;
+use futures_util::future::{BoxFuture, FutureExt};
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions, PgRow};
+use sqlx::{Postgres, QueryBuilder, Row};
+use uuid::Uuid;
+
+use crate::query::{ResultFilter, from_unix_micros};
+use crate::row::{GameRow, outcomes};
+use crate::{GameQuery, GameStore, Saved, StoreError};
+
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/postgres");
+
+/// The columns of `games` in `GameRow` order; the action log is read as text.
+const COLUMNS: &str = "id, ruleset, mode, created_at, started_at, ended_at, \
+     red_name, red_kind, red_level, yellow_name, yellow_kind, yellow_level, \
+     winner, reason, rolls, moves, actions::text as actions, \
+     scheme, commitment, server_seed, red_seed, yellow_seed";
+
+/// How long an operation waits for a free connection before it fails as unavailable.
+const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Inserts many games in one statement: each array holds one column, `unnest` zips them into
+/// rows, and the games already stored are skipped. It answers the ids it inserted.
+const INSERT: &str = "insert into games (id, ruleset, mode, created_at, started_at, ended_at, \
+         red_name, red_kind, red_level, yellow_name, yellow_kind, yellow_level, \
+         winner, reason, rolls, moves, actions, \
+         scheme, commitment, server_seed, red_seed, yellow_seed) \
+     select * from unnest($1::uuid[], $2::text[], $3::text[], \
+         $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], \
+         $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], \
+         $13::text[], $14::text[], $15::bigint[], $16::bigint[], $17::text[]::jsonb[], \
+         $18::text[], $19::text[], $20::text[], $21::text[], $22::text[]) \
+     on conflict (id) do nothing \
+     returning id";
+
+/// Games kept in PostgreSQL, through a small connection pool.
+#[derive(Clone, Debug)]
+pub struct PostgresStore {
+    pool: PgPool,
+}
+
+impl PostgresStore {
+    /// Connects to `url` (`postgres://…`) and applies the migrations.
+    pub async fn connect(url: &str) -> Result<PostgresStore, StoreError> {
+        let options = PgConnectOptions::from_str(url)
+            .map_err(|error| StoreError::Config(format!("DATABASE_URL: {error}")))?;
+        let pool = PgPoolOptions::new()
+            .max_connections(8)
+            .acquire_timeout(ACQUIRE_TIMEOUT)
+            .connect_with(options)
+            .await
+            .map_err(unavailable)?;
+        MIGRATOR
+            .run(&pool)
+            .await
+            .map_err(|error| StoreError::Unavailable(format!("migrations failed: {error}")))?;
+        Ok(PostgresStore { pool })
+    }
+
+    /// Closes every connection of the pool; later operations fail.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    async fn insert(&self, records: &[GameRecord]) -> Result<Vec<Saved>, StoreError> {
+        let rows = records
+            .iter()
+            .map(GameRow::from_record)
+            .collect::<Result<Vec<_>, _>>()?;
+        let column = |pick: fn(&GameRow) -> String| rows.iter().map(pick).collect::<Vec<_>>();
+        let optional =
+            |pick: fn(&GameRow) -> Option<String>| rows.iter().map(pick).collect::<Vec<_>>();
+        let inserted: Vec<Uuid> = sqlx::query_scalar(INSERT)
+            .bind(rows.iter().map(|row| row.id).collect::<Vec<_>>())
+            .bind(column(|row| row.ruleset.clone()))
+            .bind(column(|row| row.mode.clone()))
+            .bind(rows.iter().map(|row| row.created_at).collect::<Vec<_>>())
+            .bind(rows.iter().map(|row| row.started_at).collect::<Vec<_>>())
+            .bind(rows.iter().map(|row| row.ended_at).collect::<Vec<_>>())
+            .bind(column(|row| row.red_name.clone()))
+            .bind(column(|row| row.red_kind.clone()))
+            .bind(optional(|row| row.red_level.clone()))
+            .bind(column(|row| row.yellow_name.clone()))
+            .bind(column(|row| row.yellow_kind.clone()))
+            .bind(optional(|row| row.yellow_level.clone()))
+            .bind(optional(|row| row.winner.clone()))
+            .bind(column(|row| row.reason.clone()))
+            .bind(rows.iter().map(|row| row.rolls).collect::<Vec<_>>())
+            .bind(rows.iter().map(|row| row.moves).collect::<Vec<_>>())
+            .bind(column(|row| row.actions.clone()))
+            .bind(column(|row| row.scheme.clone()))
+            .bind(column(|row| row.commitment.clone()))
+            .bind(column(|row| row.server_seed.clone()))
+            .bind(column(|row| row.red_seed.clone()))
+            .bind(column(|row| row.yellow_seed.clone()))
+            .fetch_all(&self.pool)
+            .await
+            .map_err(classify)?;
+        Ok(outcomes(records, |id| inserted.contains(&id)))
+    }
+
+    async fn list_games(&self, query: &GameQuery) -> Result<Vec<GameRecord>, StoreError> {
+        let query = query.validate()?;
+        let mut sql =
+            QueryBuilder::<Postgres>::new(format!("select {COLUMNS} from games where true"));
+        if let Some(player) = query.player {
+            sql.push(" and (red_name = ").push_bind(player);
+            sql.push(" or yellow_name = ").push_bind(player).push(")");
+        }
+        match query.result {
+            None => {}
+            Some(ResultFilter::Draw) => {
+                sql.push(" and winner is null");
+            }
+            Some(ResultFilter::Winner(colour)) => {
+                sql.push(" and winner = ").push_bind(colour.as_str());
+            }
+        }
+        if let Some(cursor) = query.before {
+            let ended_at =
+                from_unix_micros(cursor.ended_at_us).map_err(|_| StoreError::BadCursor)?;
+            sql.push(" and (ended_at, id) < (").push_bind(ended_at);
+            sql.push(", ").push_bind(cursor.id).push(")");
+        }
+        sql.push(" order by ended_at desc, id desc limit ")
+            .push_bind(i64::from(query.limit));
+        let rows = sql
+            .build()
+            .fetch_all(&self.pool)
+            .await
+            .map_err(unavailable)?;
+        rows.iter().map(read_row).collect()
+    }
+}
+
+impl GameStore for PostgresStore {
+    fn save<'a>(&'a self, record: &'a GameRecord) -> BoxFuture<'a, Result<Saved, StoreError>> {
+        async move {
+            let saved = self.insert(std::slice::from_ref(record)).await?;
+            Ok(saved[0])
+        }
+        .boxed()
+    }
+
+    fn save_batch<'a>(
+        &'a self,
+        records: &'a [GameRecord],
+    ) -> BoxFuture<'a, Result<Vec<Saved>, StoreError>> {
+        self.insert(records).boxed()
+    }
+
+    fn get(&self, id: Uuid) -> BoxFuture<'_, Result<Option<GameRecord>, StoreError>> {
+        async move {
+            let row = sqlx::query(&format!("select {COLUMNS} from games where id = $1"))
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await
+                .map_err(unavailable)?;
+            row.as_ref().map(read_row).transpose()
+        }
+        .boxed()
+    }
+
+    fn list<'a>(
+        &'a self,
+        query: &'a GameQuery,
+    ) -> BoxFuture<'a, Result<Vec<GameRecord>, StoreError>> {
+        self.list_games(query).boxed()
+    }
+
+    fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>> {
+        async move {
+            sqlx::query("select 1")
+                .execute(&self.pool)
+                .await
+                .map_err(unavailable)?;
+            Ok(())
+        }
+        .boxed()
+    }
+}
+
+fn read_row(row: &PgRow) -> Result<GameRecord, StoreError> {
+    let game = GameRow {
+        id: row.try_get("id").map_err(corrupt)?,
+        ruleset: row.try_get("ruleset").map_err(corrupt)?,
+        mode: row.try_get("mode").map_err(corrupt)?,
+        created_at: row.try_get("created_at").map_err(corrupt)?,
+        started_at: row.try_get("started_at").map_err(corrupt)?,
+        ended_at: row.try_get("ended_at").map_err(corrupt)?,
+        red_name: row.try_get("red_name").map_err(corrupt)?,
+        red_kind: row.try_get("red_kind").map_err(corrupt)?,
+        red_level: row.try_get("red_level").map_err(corrupt)?,
+        yellow_name: row.try_get("yellow_name").map_err(corrupt)?,
+        yellow_kind: row.try_get("yellow_kind").map_err(corrupt)?,
+        yellow_level: row.try_get("yellow_level").map_err(corrupt)?,
+        winner: row.try_get("winner").map_err(corrupt)?,
+        reason: row.try_get("reason").map_err(corrupt)?,
+        rolls: row.try_get("rolls").map_err(corrupt)?,
+        moves: row.try_get("moves").map_err(corrupt)?,
+        actions: row.try_get("actions").map_err(corrupt)?,
+        scheme: row.try_get("scheme").map_err(corrupt)?,
+        commitment: row.try_get("commitment").map_err(corrupt)?,
+        server_seed: row.try_get("server_seed").map_err(corrupt)?,
+        red_seed: row.try_get("red_seed").map_err(corrupt)?,
+        yellow_seed: row.try_get("yellow_seed").map_err(corrupt)?,
+    };
+    game.into_record()
+}
+
+fn unavailable(error: sqlx::Error) -> StoreError {
+    StoreError::Unavailable(error.to_string())
+}
+
+fn corrupt(error: sqlx::Error) -> StoreError {
+    StoreError::Corrupt(error.to_string())
+}
+
+/// Sorts a failed write: data the database refuses for good (SQLSTATE class 22, data
+/// exception, or 23, integrity constraint violation) is `Rejected`; the rest may pass later.
+fn classify(error: sqlx::Error) -> StoreError {
+    match &error {
+        sqlx::Error::Database(database)
+            if database
+                .code()
+                .is_some_and(|code| code.starts_with("22") || code.starts_with("23")) =>
+        {
+            StoreError::Rejected(database.message().to_owned())
+        }
+        _ => unavailable(error),
+    }
+}

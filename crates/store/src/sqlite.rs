@@ -1,0 +1,263 @@
+//! The SQLite store: the embedded default, one file in the data directory.
+//!
+//! All of its SQL is in this file. The statements are plain lowercase SQL run with
+//! `sqlx::query` at run time, not with the `query!` macros (see the crate docs for why); the
+//! contract suite in `tests/store` runs every one of them, and every filter combination of the
+//! list, against a real SQLite file.
+//!
+//! Times are stored as integer microseconds since the Unix epoch and ids as 16-byte blobs, so
+//! the order `(ended_at desc, id desc)` is the same as PostgreSQL's.
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use aeroplane_protocol::record::GameRecord;
+use futures_util::future::{BoxFuture, FutureExt};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
+    SqliteSynchronous,
+};
+use sqlx::{QueryBuilder, Row, Sqlite};
+use uuid::Uuid;
+
+use crate::query::{ResultFilter, from_unix_micros, unix_micros};
+use crate::row::{GameRow, outcomes};
+use crate::{GameQuery, GameStore, Saved, StoreError};
+
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/sqlite");
+
+/// The columns of `games` in `GameRow` order.
+const COLUMNS: &str = "id, ruleset, mode, created_at, started_at, ended_at, \
+     red_name, red_kind, red_level, yellow_name, yellow_kind, yellow_level, \
+     winner, reason, rolls, moves, actions, \
+     scheme, commitment, server_seed, red_seed, yellow_seed";
+
+/// Inserts one game unless its id is stored already.
+const INSERT: &str = "insert into games (id, ruleset, mode, created_at, started_at, ended_at, \
+         red_name, red_kind, red_level, yellow_name, yellow_kind, yellow_level, \
+         winner, reason, rolls, moves, actions, \
+         scheme, commitment, server_seed, red_seed, yellow_seed) \
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
+     on conflict (id) do nothing";
+
+/// How long a statement waits for another connection's write lock before it fails.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Games kept in a SQLite file.
+#[derive(Clone, Debug)]
+pub struct SqliteStore {
+    pool: SqlitePool,
+}
+
+impl SqliteStore {
+    /// Opens (creating it if missing) the SQLite file at `path` and applies the migrations.
+    pub async fn open_file(path: &Path) -> Result<SqliteStore, StoreError> {
+        SqliteStore::open_with(SqliteConnectOptions::new().filename(path)).await
+    }
+
+    /// Opens the database of a `sqlite://…` URL (created if missing) and applies the migrations.
+    pub async fn connect(url: &str) -> Result<SqliteStore, StoreError> {
+        let options = SqliteConnectOptions::from_str(url)
+            .map_err(|error| StoreError::Config(format!("DATABASE_URL: {error}")))?;
+        SqliteStore::open_with(options).await
+    }
+
+    async fn open_with(options: SqliteConnectOptions) -> Result<SqliteStore, StoreError> {
+        let options = options
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            // With WAL, `normal` never corrupts the file; a power cut may lose the last writes,
+            // which the outbox covers: it deletes its copy only after the store answered.
+            .synchronous(SqliteSynchronous::Normal)
+            .busy_timeout(BUSY_TIMEOUT);
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .acquire_timeout(BUSY_TIMEOUT)
+            .connect_with(options)
+            .await
+            .map_err(unavailable)?;
+        MIGRATOR
+            .run(&pool)
+            .await
+            .map_err(|error| StoreError::Unavailable(format!("migrations failed: {error}")))?;
+        Ok(SqliteStore { pool })
+    }
+
+    /// Closes every connection of the pool; later operations fail.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    async fn insert(&self, records: &[GameRecord]) -> Result<Vec<Saved>, StoreError> {
+        let rows = records
+            .iter()
+            .map(GameRow::from_record)
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut inserted = std::collections::HashSet::new();
+        let mut transaction = self.pool.begin().await.map_err(unavailable)?;
+        for row in rows {
+            let done = sqlx::query(INSERT)
+                .bind(row.id)
+                .bind(row.ruleset)
+                .bind(row.mode)
+                .bind(unix_micros(row.created_at))
+                .bind(unix_micros(row.started_at))
+                .bind(unix_micros(row.ended_at))
+                .bind(row.red_name)
+                .bind(row.red_kind)
+                .bind(row.red_level)
+                .bind(row.yellow_name)
+                .bind(row.yellow_kind)
+                .bind(row.yellow_level)
+                .bind(row.winner)
+                .bind(row.reason)
+                .bind(row.rolls)
+                .bind(row.moves)
+                .bind(row.actions)
+                .bind(row.scheme)
+                .bind(row.commitment)
+                .bind(row.server_seed)
+                .bind(row.red_seed)
+                .bind(row.yellow_seed)
+                .execute(&mut *transaction)
+                .await
+                .map_err(classify)?;
+            if done.rows_affected() == 1 {
+                inserted.insert(row.id);
+            }
+        }
+        transaction.commit().await.map_err(unavailable)?;
+        Ok(outcomes(records, |id| inserted.contains(&id)))
+    }
+
+    async fn list_games(&self, query: &GameQuery) -> Result<Vec<GameRecord>, StoreError> {
+        let query = query.validate()?;
+        let mut sql = QueryBuilder::<Sqlite>::new(format!("select {COLUMNS} from games where 1"));
+        if let Some(player) = query.player {
+            sql.push(" and (red_name = ").push_bind(player);
+            sql.push(" or yellow_name = ").push_bind(player).push(")");
+        }
+        match query.result {
+            None => {}
+            Some(ResultFilter::Draw) => {
+                sql.push(" and winner is null");
+            }
+            Some(ResultFilter::Winner(colour)) => {
+                sql.push(" and winner = ").push_bind(colour.as_str());
+            }
+        }
+        if let Some(cursor) = query.before {
+            sql.push(" and (ended_at, id) < (")
+                .push_bind(cursor.ended_at_us);
+            sql.push(", ").push_bind(cursor.id).push(")");
+        }
+        sql.push(" order by ended_at desc, id desc limit ")
+            .push_bind(i64::from(query.limit));
+        let rows = sql
+            .build()
+            .fetch_all(&self.pool)
+            .await
+            .map_err(unavailable)?;
+        rows.iter().map(read_row).collect()
+    }
+}
+
+impl GameStore for SqliteStore {
+    fn save<'a>(&'a self, record: &'a GameRecord) -> BoxFuture<'a, Result<Saved, StoreError>> {
+        async move {
+            let saved = self.insert(std::slice::from_ref(record)).await?;
+            Ok(saved[0])
+        }
+        .boxed()
+    }
+
+    fn save_batch<'a>(
+        &'a self,
+        records: &'a [GameRecord],
+    ) -> BoxFuture<'a, Result<Vec<Saved>, StoreError>> {
+        self.insert(records).boxed()
+    }
+
+    fn get(&self, id: Uuid) -> BoxFuture<'_, Result<Option<GameRecord>, StoreError>> {
+        async move {
+            let row = sqlx::query(&format!("select {COLUMNS} from games where id = ?"))
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await
+                .map_err(unavailable)?;
+            row.as_ref().map(read_row).transpose()
+        }
+        .boxed()
+    }
+
+    fn list<'a>(
+        &'a self,
+        query: &'a GameQuery,
+    ) -> BoxFuture<'a, Result<Vec<GameRecord>, StoreError>> {
+        self.list_games(query).boxed()
+    }
+
+    fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>> {
+        async move {
+            sqlx::query("select 1")
+                .execute(&self.pool)
+                .await
+                .map_err(unavailable)?;
+            Ok(())
+        }
+        .boxed()
+    }
+}
+
+fn read_row(row: &SqliteRow) -> Result<GameRecord, StoreError> {
+    let time = |column: &str| -> Result<_, StoreError> {
+        let micros: i64 = row.try_get(column).map_err(corrupt)?;
+        from_unix_micros(micros)
+            .map_err(|error| StoreError::Corrupt(format!("column {column}: {error}")))
+    };
+    let game = GameRow {
+        id: row.try_get("id").map_err(corrupt)?,
+        ruleset: row.try_get("ruleset").map_err(corrupt)?,
+        mode: row.try_get("mode").map_err(corrupt)?,
+        created_at: time("created_at")?,
+        started_at: time("started_at")?,
+        ended_at: time("ended_at")?,
+        red_name: row.try_get("red_name").map_err(corrupt)?,
+        red_kind: row.try_get("red_kind").map_err(corrupt)?,
+        red_level: row.try_get("red_level").map_err(corrupt)?,
+        yellow_name: row.try_get("yellow_name").map_err(corrupt)?,
+        yellow_kind: row.try_get("yellow_kind").map_err(corrupt)?,
+        yellow_level: row.try_get("yellow_level").map_err(corrupt)?,
+        winner: row.try_get("winner").map_err(corrupt)?,
+        reason: row.try_get("reason").map_err(corrupt)?,
+        rolls: row.try_get("rolls").map_err(corrupt)?,
+        moves: row.try_get("moves").map_err(corrupt)?,
+        actions: row.try_get("actions").map_err(corrupt)?,
+        scheme: row.try_get("scheme").map_err(corrupt)?,
+        commitment: row.try_get("commitment").map_err(corrupt)?,
+        server_seed: row.try_get("server_seed").map_err(corrupt)?,
+        red_seed: row.try_get("red_seed").map_err(corrupt)?,
+        yellow_seed: row.try_get("yellow_seed").map_err(corrupt)?,
+    };
+    game.into_record()
+}
+
+fn unavailable(error: sqlx::Error) -> StoreError {
+    StoreError::Unavailable(error.to_string())
+}
+
+fn corrupt(error: sqlx::Error) -> StoreError {
+    StoreError::Corrupt(error.to_string())
+}
+
+/// Sorts a failed write: a constraint the record breaks is `Rejected` for good; the rest (a
+/// locked or unreachable file) may pass later.
+fn classify(error: sqlx::Error) -> StoreError {
+    match &error {
+        sqlx::Error::Database(database) if database.kind() != sqlx::error::ErrorKind::Other => {
+            StoreError::Rejected(database.message().to_owned())
+        }
+        _ => unavailable(error),
+    }
+}

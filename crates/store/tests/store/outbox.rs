@@ -1,0 +1,225 @@
+//! The outbox: nothing lost, nothing twice, never waiting on the database.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use aeroplane_protocol::record::GameRecord;
+use aeroplane_rules::Colour;
+use aeroplane_store::{GameQuery, GameStore, Outbox, OutboxOptions};
+use tokio::time::Instant;
+
+use crate::support::game::{Ending, play};
+use crate::support::stores::TestStore;
+use crate::support::switch::{POISON, Switch};
+
+/// Runs one outbox check on every store: `outbox::<check>::{memory, sqlite, postgres}`.
+macro_rules! on_every_store {
+    ($(async fn $name:ident($store:ident: TestStore) $body:block)*) => {$(
+        mod $name {
+            use super::*;
+
+            async fn check($store: TestStore) $body
+
+            #[tokio::test]
+            async fn memory() {
+                check(crate::support::stores::memory()).await;
+            }
+
+            #[tokio::test]
+            async fn sqlite() {
+                check(crate::support::stores::sqlite().await).await;
+            }
+
+            #[tokio::test]
+            async fn postgres() {
+                if let Some(store) = crate::support::stores::postgres().await {
+                    check(store).await;
+                }
+            }
+        }
+    )*};
+}
+
+/// Retries every few milliseconds, so the tests run fast.
+pub fn quick() -> OutboxOptions {
+    OutboxOptions {
+        initial_backoff: Duration::from_millis(5),
+        max_backoff: Duration::from_millis(40),
+        batch_size: 4,
+        write_timeout: Duration::from_millis(500),
+    }
+}
+
+fn in_seconds(seconds: u64) -> Instant {
+    Instant::now() + Duration::from_secs(seconds)
+}
+
+fn records(count: u64) -> Vec<GameRecord> {
+    (0..count)
+        .map(|n| play(100 + n, Ending::Resigns(Colour::Yellow, 10 + n as usize)))
+        .collect()
+}
+
+/// The files of `dir` whose name ends in `suffix`.
+fn files(dir: &Path, suffix: &str) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter(|entry| {
+            entry
+                .as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(suffix)
+        })
+        .count()
+}
+
+/// Asserts that `store` holds exactly `records`, each once.
+pub async fn assert_stored_once(store: &dyn GameStore, records: &[GameRecord]) {
+    let listed = store
+        .list(&GameQuery {
+            limit: 100,
+            ..GameQuery::default()
+        })
+        .await
+        .unwrap();
+    let mut listed: Vec<_> = listed.iter().map(|record| record.id).collect();
+    let mut expected: Vec<_> = records.iter().map(|record| record.id).collect();
+    listed.sort();
+    expected.sort();
+    assert_eq!(listed, expected);
+    for record in records {
+        assert_eq!(store.get(record.id).await.unwrap().as_ref(), Some(record));
+    }
+}
+
+on_every_store! {
+    async fn games_submitted_while_the_store_is_down_are_written_once_when_it_returns(store: TestStore) {
+        let dir = tempfile::tempdir().unwrap();
+        let switch = Switch::new(Arc::clone(&store.store), false);
+        let (outbox, _task) = Outbox::start(dir.path().into(), switch.clone(), quick()).await.unwrap();
+        let games = records(6);
+        for record in &games {
+            outbox.submit(record.clone()).await.unwrap();
+        }
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        assert_eq!(outbox.depth(), 6);
+        assert_eq!(files(dir.path(), ".json"), 6);
+        assert!(switch.refused.load(Ordering::SeqCst) >= 3, "the outbox kept retrying");
+        assert!(store.store.list(&GameQuery::default()).await.unwrap().is_empty());
+
+        switch.set_up(true);
+        outbox.flush(in_seconds(10)).await.unwrap();
+        assert_stored_once(&*store.store, &games).await;
+        assert_eq!(switch.inserted.load(Ordering::SeqCst), 6);
+        assert_eq!(files(dir.path(), ".json"), 0);
+        assert_eq!(outbox.depth(), 0);
+    }
+
+    async fn an_outbox_started_on_a_directory_writes_what_an_earlier_one_left(store: TestStore) {
+        let dir = tempfile::tempdir().unwrap();
+        let games = records(5);
+        {
+            let down = Switch::new(Arc::clone(&store.store), false);
+            let (outbox, task) = Outbox::start(dir.path().into(), down, quick()).await.unwrap();
+            for record in &games {
+                outbox.submit(record.clone()).await.unwrap();
+            }
+            drop(outbox);
+            tokio::time::timeout(Duration::from_secs(5), task).await.unwrap().unwrap();
+        }
+        assert_eq!(files(dir.path(), ".json"), 5);
+
+        let (outbox, _task) =
+            Outbox::start(dir.path().into(), Arc::clone(&store.store), quick()).await.unwrap();
+        outbox.flush(in_seconds(10)).await.unwrap();
+        assert_stored_once(&*store.store, &games).await;
+        assert_eq!(files(dir.path(), ".json"), 0);
+    }
+
+    async fn a_game_already_stored_is_not_written_again(store: TestStore) {
+        let dir = tempfile::tempdir().unwrap();
+        let switch = Switch::new(Arc::clone(&store.store), true);
+        let (outbox, _task) = Outbox::start(dir.path().into(), switch.clone(), quick()).await.unwrap();
+        let game = play(7, Ending::Finished);
+        store.store.save(&game).await.unwrap();
+        outbox.submit(game.clone()).await.unwrap();
+        outbox.submit(game.clone()).await.unwrap();
+        outbox.flush(in_seconds(10)).await.unwrap();
+        assert_stored_once(&*store.store, &[game]).await;
+        assert_eq!(switch.inserted.load(Ordering::SeqCst), 0);
+    }
+
+    async fn a_game_the_store_rejects_is_set_aside_and_the_others_are_written(store: TestStore) {
+        let dir = tempfile::tempdir().unwrap();
+        let switch = Switch::new(Arc::clone(&store.store), false);
+        let (outbox, _task) = Outbox::start(dir.path().into(), switch.clone(), quick()).await.unwrap();
+        let mut games = records(5);
+        games[2].players.red.name = POISON.into();
+        for record in &games {
+            outbox.submit(record.clone()).await.unwrap();
+        }
+        switch.set_up(true);
+        outbox.flush(in_seconds(10)).await.unwrap();
+
+        let poisoned = games.remove(2);
+        assert_stored_once(&*store.store, &games).await;
+        assert!(dir.path().join("rejected").join(format!("{}.json", poisoned.id)).is_file());
+        assert_eq!(files(dir.path(), ".json"), 0);
+    }
+}
+
+#[tokio::test]
+async fn submit_returns_at_once_while_the_store_hangs() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = crate::support::stores::memory();
+    let switch = Switch::new(Arc::clone(&store.store), true);
+    switch.set_hang(true);
+    let (outbox, _task) = Outbox::start(dir.path().into(), switch.clone(), quick())
+        .await
+        .unwrap();
+    let games = records(4);
+    for record in &games {
+        let submitted = tokio::time::timeout(Duration::from_secs(2), outbox.submit(record.clone()));
+        submitted
+            .await
+            .expect("submit does not wait for the store")
+            .unwrap();
+    }
+    assert_eq!(outbox.depth(), 4);
+    assert_eq!(
+        outbox
+            .flush(Instant::now() + Duration::from_millis(50))
+            .await,
+        Err(4)
+    );
+
+    switch.set_hang(false);
+    outbox.flush(in_seconds(10)).await.unwrap();
+    assert_stored_once(&*store.store, &games).await;
+}
+
+#[tokio::test]
+async fn leftover_temporary_and_unreadable_files_do_not_stop_the_outbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = play(3, Ending::Finished);
+    std::fs::write(dir.path().join("half-written.7.tmp"), b"{\"id\":").unwrap();
+    std::fs::write(dir.path().join("garbage.json"), b"not json").unwrap();
+    std::fs::write(
+        dir.path().join(format!("{}.json", game.id)),
+        serde_json::to_vec(&game).unwrap(),
+    )
+    .unwrap();
+
+    let store = crate::support::stores::memory();
+    let (outbox, _task) = Outbox::start(dir.path().into(), Arc::clone(&store.store), quick())
+        .await
+        .unwrap();
+    outbox.flush(in_seconds(10)).await.unwrap();
+    assert_stored_once(&*store.store, &[game]).await;
+    assert_eq!(files(dir.path(), ".tmp"), 0);
+    assert!(dir.path().join("corrupt").join("garbage.json").is_file());
+}

@@ -1,0 +1,11 @@
+//! What the tests share: realistic records and a fresh store of each kind.
+
+pub mod game;
+pub mod stores;
+pub mod switch;
+
+/// A local TCP port nothing listens on.
+pub fn closed_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    listener.local_addr().expect("its address").port()
+}
