@@ -51,12 +51,45 @@ fn play_batch() -> u64 {
     (0..GAMES).map(|_| play_one_game(&mut rng)).sum()
 }
 
+/// Nanoseconds of CPU time this thread has used, where Linux tells (`/proc/thread-self/schedstat`).
+///
+/// On a shared machine wall-clock figures also count the time other processes held the core; CPU
+/// time does not.
+fn thread_cpu_nanos() -> Option<u64> {
+    let schedstat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    schedstat.split_whitespace().next()?.parse().ok()
+}
+
+/// Prints games and actions per second of CPU time over a few batches, if CPU time is available.
+fn report_cpu_time_throughput(actions_per_batch: u64) {
+    const BATCHES: u64 = 30;
+    let Some(start) = thread_cpu_nanos() else {
+        return;
+    };
+    let wall = std::time::Instant::now();
+    for _ in 0..BATCHES {
+        black_box(play_batch());
+    }
+    let (Some(end), wall) = (thread_cpu_nanos(), wall.elapsed()) else {
+        return;
+    };
+    let cpu_seconds = (end - start) as f64 / 1e9;
+    println!(
+        "cpu time: {:.0} games/s, {:.2} M actions/s ({:.2} s of CPU over {:.2} s of wall clock)",
+        (BATCHES * GAMES) as f64 / cpu_seconds,
+        (BATCHES * actions_per_batch) as f64 / cpu_seconds / 1e6,
+        cpu_seconds,
+        wall.as_secs_f64(),
+    );
+}
+
 fn selfplay(c: &mut Criterion) {
     let actions = play_batch();
     println!(
         "one batch: {GAMES} games, {actions} actions ({:.1} actions per game)",
         actions as f64 / GAMES as f64
     );
+    report_cpu_time_throughput(actions);
     let mut group = c.benchmark_group("selfplay");
     group.throughput(Throughput::Elements(GAMES));
     group.bench_function("games", |b| b.iter(|| black_box(play_batch())));
