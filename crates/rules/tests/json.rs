@@ -264,6 +264,9 @@ fn inconsistent_or_malformed_positions_are_refused() {
         "not the ones the rules allow",
     );
     assert_refused_json(with("/phase", json!({ "kind": "thinking" })), "");
+    let mut missing_field = good.clone();
+    missing_field.as_object_mut().unwrap().remove("sixes");
+    assert_refused_json(missing_field, "missing field `sixes`");
     let mut unknown_field = good.clone();
     unknown_field["clock"] = json!(30);
     assert_refused_json(unknown_field, "unknown field `clock`");
@@ -275,6 +278,14 @@ fn inconsistent_or_malformed_positions_are_refused() {
     let mut over_with_offer = over.clone();
     over_with_offer["draw"]["offer"] = json!("red");
     assert_refused_json(over_with_offer, "no standing draw offer");
+    // An absent `draw.offer` reads as no offer.
+    let mut no_offer_field = good.clone();
+    no_offer_field["draw"]
+        .as_object_mut()
+        .unwrap()
+        .remove("offer");
+    let read = serde_json::from_value::<Game>(no_offer_field).unwrap();
+    assert_eq!(read.draw().standing_offer(), None);
     // The accepted baseline really is accepted.
     serde_json::from_value::<Game>(good).unwrap();
     serde_json::from_value::<Game>(over).unwrap();
