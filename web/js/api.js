@@ -53,6 +53,13 @@ export function getGame(id) {
   return request('GET', `/api/games/${encodeURIComponent(id)}`);
 }
 
+/** `GET /api/games?player=&limit=`: finished games, newest first (never a 404). */
+export function listGames({ player, limit = 20 } = {}) {
+  const query = new URLSearchParams({ limit: String(limit) });
+  if (player) query.set('player', player);
+  return request('GET', `/api/games?${query}`);
+}
+
 export function getReplay(id) {
   return request('GET', `/api/games/${encodeURIComponent(id)}/replay`);
 }

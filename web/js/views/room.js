@@ -4,15 +4,13 @@
 // the next event is drawn. The client keeps the room's snapshot up to date with `applyEvent`; when
 // an event number is skipped it asks for a fresh snapshot (`sync`).
 
-import {
-  ApiError, forgetSeat, getGame, loadSeat, roomStatus, saveName, saveSeat, savedName, wsUrl,
-} from '../api.js';
+import { ApiError, forgetSeat, loadSeat, roomStatus, saveName, saveSeat, savedName, wsUrl } from '../api.js';
 import { BoardView, COLOUR_NAMES } from '../board.js';
 import { RoomConnection } from '../connection.js';
 import { confirmDialog, h } from '../dom.js';
 import { applyEvent, destination, permissions } from '../gamestate.js';
-import { colourName, describeEvent, resultText } from '../messages.js';
-import { recordRolls, runFairnessCheck } from './fairness-check.js';
+import { colourName, describeEvent } from '../messages.js';
+import { showGameOver } from './game-over.js';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -439,7 +437,10 @@ class RoomView {
     else text = `${colourName(game.to_act)} to roll.`;
     this.el.turn.textContent = text;
     this.el.turn.dataset.toAct = state.phase === 'playing' ? game.to_act : '';
-    this.el.die.className = `die ${state.phase === 'playing' ? game.to_act : ''}`;
+    const rolling = this.el.die.classList.contains('rolling') ? ' rolling' : '';
+    this.el.die.className = `die ${state.phase === 'playing' ? game.to_act : ''}${rolling}`;
+    if (game.phase.kind === 'awaiting_move') this.el.die.textContent = String(game.phase.roll);
+    this.el.die.setAttribute('aria-label', `Die: ${this.el.die.textContent}`);
   }
 
   renderDraw(allowed) {
@@ -466,46 +467,11 @@ class RoomView {
   }
 
   renderOver() {
-    const section = this.el.over;
-    section.hidden = false;
+    this.el.over.hidden = false;
     if (this.fairnessShown) return;
     this.fairnessShown = true;
-    const state = this.state;
-    const check = h('div', { class: 'fairness', 'data-testid': 'fairness' });
-    section.replaceChildren(
-      h('h2', {}, 'Game over'),
-      h('p', { class: 'result', 'data-testid': 'result' }, resultText(state.result)),
-      h('h3', {}, 'Fairness check'),
-      check,
-      h('p', {}, h('a', { href: `#/game/${this.roomId}`, 'data-testid': 'replay-link' }, 'Replay this game'),
-        ' · ', h('a', { href: '#/' }, 'New game')),
-    );
-    this.verify(check);
-  }
-
-  async verify(container) {
-    // The stored record carries every roll; it reaches the store shortly after the game ends.
-    let record = null;
-    for (let attempt = 0; attempt < 20 && !record; attempt += 1) {
-      try {
-        record = await getGame(this.roomId);
-      } catch {
-        await sleep(300);
-      }
-    }
-    if (!record) {
-      if (this.observedRolls) {
-        await runFairnessCheck(container, { fairness: this.state.fairness, rolls: this.observedRolls, announced: this.announced });
-      } else {
-        container.replaceChildren(h('p', { 'data-testid': 'fairness-result' }, 'The game record is not available yet; open the replay later to check the dice.'));
-      }
-      return;
-    }
-    await runFairnessCheck(container, {
-      fairness: record.fairness,
-      rolls: recordRolls(record),
-      announced: this.announced,
-      observed: this.observedRolls,
+    showGameOver(this.el.over, {
+      roomId: this.roomId, state: this.state, announced: this.announced, observedRolls: this.observedRolls,
     });
   }
 

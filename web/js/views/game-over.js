@@ -1,0 +1,55 @@
+// The game-over panel of a room: the result, the fairness check of every roll, and links on.
+
+import { getGame, listGames } from '../api.js';
+import { h } from '../dom.js';
+import { resultText } from '../messages.js';
+import { recordRolls, runFairnessCheck } from './fairness-check.js';
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Fills `section` for the finished room. `announced` is the commitment this client saw before the
+ * first roll (or null), `observedRolls` every roll it saw live (or null if it joined late).
+ */
+export function showGameOver(section, { roomId, state, announced, observedRolls }) {
+  const check = h('div', { class: 'fairness', 'data-testid': 'fairness' });
+  section.replaceChildren(
+    h('h2', {}, 'Game over'),
+    h('p', { class: 'result', 'data-testid': 'result' }, resultText(state.result)),
+    h('h3', {}, 'Fairness check'),
+    check,
+    h('p', {}, h('a', { href: `#/game/${roomId}`, 'data-testid': 'replay-link' }, 'Replay this game'),
+      ' · ', h('a', { href: '#/' }, 'New game')),
+  );
+  verify(check, { roomId, state, announced, observedRolls });
+}
+
+async function storedRecord(roomId, player) {
+  // The record reaches the store shortly after the game ends. Wait for it in the game list, which
+  // answers 200 either way, so no request fails (a failed one is a console error in browsers).
+  for (let attempt = 0; attempt < 40; attempt += 1) {
+    try {
+      const list = await listGames({ player, limit: 100 });
+      if (list.games.some((game) => game.id === roomId)) return await getGame(roomId);
+    } catch {
+      // try again
+    }
+    await sleep(250);
+  }
+  return null;
+}
+
+async function verify(container, { roomId, state, announced, observedRolls }) {
+  container.replaceChildren(h('p', { 'data-testid': 'fairness-result' }, 'Waiting for the game record…'));
+  const record = await storedRecord(roomId, state.seats.red?.name);
+  if (record) {
+    await runFairnessCheck(container, {
+      fairness: record.fairness, rolls: recordRolls(record), announced, observed: observedRolls,
+    });
+  } else if (observedRolls) {
+    await runFairnessCheck(container, { fairness: state.fairness, rolls: observedRolls, announced });
+  } else {
+    container.replaceChildren(h('p', { 'data-testid': 'fairness-result' },
+      'The game record is not available yet; open the replay later to check the dice.'));
+  }
+}

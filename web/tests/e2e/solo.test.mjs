@@ -1,0 +1,69 @@
+// Games one person plays alone: against the computer, and both colours on one device. Each test
+// first asks the server whether it offers the mode, and is skipped (saying why) if it does not.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { launchBrowser, openPage, playUntilOver, startServer } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function offers(mode, extra = {}) {
+  const response = await fetch(`${server.url}/api/rooms`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ mode, ...extra }),
+  });
+  return response.ok;
+}
+
+test('a game against the computer is played to its end, with the dice verified', async (t) => {
+  if (!(await offers('computer', { colour: 'yellow', level: 'easy' }))) {
+    t.skip('this server does not offer computer games yet (issue 5)');
+    return;
+  }
+  const errors = [];
+  const page = await openPage(browser, server.url, errors, 'solo');
+  await page.goto('/');
+  await page.getByTestId('name').fill('Solo');
+  await page.getByTestId('bot-colour').selectOption('yellow');
+  await page.getByTestId('bot-level').selectOption('easy');
+  await page.getByTestId('play-computer').click();
+  await page.getByTestId('messages').filter({ hasText: 'You are Yellow' }).waitFor();
+  assert.equal(await page.getByTestId('offer-draw').count(), 0, 'no draw offers against the computer');
+  const steps = await playUntilOver([page], { limit: 5000 });
+  assert.ok(steps > 10);
+  await page.getByTestId('result').filter({ hasText: /wins/ }).waitFor();
+  const verdict = page.getByTestId('fairness-result');
+  await verdict.filter({ hasText: /verified/i }).waitFor({ timeout: 20000 });
+  assert.equal(await verdict.getAttribute('data-verified'), 'true');
+  assert.deepEqual(errors, [], 'no browser console errors');
+});
+
+test('a same-device game lets one page play both colours', async (t) => {
+  if (!(await offers('local'))) {
+    t.skip('this server does not offer same-device games yet (issue 5)');
+    return;
+  }
+  const errors = [];
+  const page = await openPage(browser, server.url, errors, 'local');
+  await page.goto('/');
+  await page.getByTestId('play-local').click();
+  await page.getByTestId('turn').filter({ hasText: 'Red: roll the die.' }).waitFor();
+  await playUntilOver([page], { limit: 40 });
+  await page.getByTestId('resign').click();
+  await page.getByTestId('confirm-yes').click();
+  await page.getByTestId('result').filter({ hasText: /resigned/ }).waitFor();
+  assert.deepEqual(errors, [], 'no browser console errors');
+});
