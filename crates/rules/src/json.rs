@@ -143,6 +143,32 @@ impl<'de> Deserialize<'de> for Game {
     }
 }
 
+/// An outcome must fit the planes: a win by finishing needs all four of the winner's planes
+/// finished, a draw is only agreed, and only a win by finishing may leave a player all finished.
+fn check_outcome(
+    planes: &[[Position; 4]; 2],
+    winner: Option<Colour>,
+    reason: EndReason,
+) -> Result<(), String> {
+    let all_finished = |colour: Colour| planes[colour.index()] == [Position::Finished; 4];
+    let nobody_all_finished = || match Colour::ALL.into_iter().find(|c| all_finished(*c)) {
+        Some(colour) => Err(format!(
+            "all four of {colour}'s planes are finished, so the game ended by finishing"
+        )),
+        None => Ok(()),
+    };
+    match (winner, reason) {
+        (None, EndReason::Agreed) => nobody_all_finished(),
+        (None, _) => Err("a draw is only ever agreed".to_owned()),
+        (Some(_), EndReason::Agreed) => Err("an agreed end is a draw, with no winner".to_owned()),
+        (Some(colour), EndReason::Finished) if all_finished(colour) => Ok(()),
+        (Some(colour), EndReason::Finished) => Err(format!(
+            "{colour} cannot have won by finishing with planes still to finish"
+        )),
+        (Some(_), _) => nobody_all_finished(),
+    }
+}
+
 fn game_from_form(form: GameForm) -> Result<Game, String> {
     if form.ruleset != RULESET {
         return Err(format!(
@@ -164,6 +190,7 @@ fn game_from_form(form: GameForm) -> Result<Game, String> {
             if draw.offer.is_some() {
                 return Err("a finished game has no standing draw offer".to_owned());
             }
+            check_outcome(&planes, winner, reason)?;
             Game {
                 planes,
                 to_act: form.to_act,

@@ -290,3 +290,36 @@ fn inconsistent_or_malformed_positions_are_refused() {
     serde_json::from_value::<Game>(good).unwrap();
     serde_json::from_value::<Game>(over).unwrap();
 }
+
+#[test]
+fn a_finished_game_whose_outcome_does_not_fit_its_planes_is_refused() {
+    let resigned = to_json(&{
+        let mut game = position("10,b,b,b 40,b,b,b red - 0");
+        game.resign(RED).unwrap();
+        game
+    });
+    let with_phase = |phase: Value| {
+        let mut changed = resigned.clone();
+        changed["phase"] = phase;
+        changed
+    };
+    assert_refused_json(
+        with_phase(json!({ "kind": "over", "winner": "red", "reason": "finished" })),
+        "cannot have won by finishing",
+    );
+    assert_refused_json(
+        with_phase(json!({ "kind": "over", "winner": null, "reason": "resigned" })),
+        "a draw is only ever agreed",
+    );
+    assert_refused_json(
+        with_phase(json!({ "kind": "over", "winner": "yellow", "reason": "agreed" })),
+        "an agreed end is a draw",
+    );
+    let mut yellow_all_home = resigned.clone();
+    yellow_all_home["planes"]["yellow"] = json!(["finished", "finished", "finished", "finished"]);
+    assert_refused_json(yellow_all_home, "ended by finishing");
+    serde_json::from_value::<Game>(with_phase(
+        json!({ "kind": "over", "winner": null, "reason": "agreed" }),
+    ))
+    .unwrap();
+}
