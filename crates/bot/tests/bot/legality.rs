@@ -22,10 +22,7 @@ fn reached_by_random_play(seed: u64, actions: u32) -> Option<Game> {
     loop {
         match game.phase() {
             Phase::Over(_) => return None,
-            Phase::AwaitingMove { legal, .. } if done >= actions => {
-                let _ = legal;
-                return Some(game);
-            }
+            Phase::AwaitingMove { .. } if done >= actions => return Some(game),
             Phase::AwaitingMove { legal, .. } => {
                 let index = next(&mut state) % legal.len() as u64;
                 let plane = legal.iter().nth(index as usize).unwrap();
