@@ -129,9 +129,9 @@ impl ClientMessage {
             | ClientMessage::DeclineDraw(act)
             | ClientMessage::WithdrawDraw(act) => act.id,
             ClientMessage::Move(movement) => movement.id,
-            ClientMessage::Ping(request) | ClientMessage::Sync(request) | ClientMessage::Leave(request) => {
-                request.id
-            }
+            ClientMessage::Ping(request)
+            | ClientMessage::Sync(request)
+            | ClientMessage::Leave(request) => request.id,
         }
     }
 
@@ -212,14 +212,20 @@ mod tests {
         let message = decode(r#"{"type":"move","id":7,"seen":12,"plane":2}"#).unwrap();
         assert_eq!(
             message,
-            ClientMessage::Move(MovePlane { id: Some(7), seen: 12, plane: Plane::new(2).unwrap() })
+            ClientMessage::Move(MovePlane {
+                id: Some(7),
+                seen: 12,
+                plane: Plane::new(2).unwrap()
+            })
         );
     }
 
     #[test]
     fn a_join_needs_only_role_and_name() {
         let message = decode(r#"{"type":"join","role":"spectator","name":"Eve"}"#).unwrap();
-        let ClientMessage::Join(join) = message else { panic!("not a join") };
+        let ClientMessage::Join(join) = message else {
+            panic!("not a join")
+        };
         assert_eq!(join.role, Role::Spectator);
         assert_eq!(join.token, None);
     }
@@ -228,7 +234,10 @@ mod tests {
     fn errors_distinguish_malformed_unknown_and_bad_fields() {
         assert_eq!(decode("{nope").unwrap_err().code, ErrorCode::Malformed);
         assert_eq!(decode("[1,2]").unwrap_err().code, ErrorCode::Malformed);
-        assert_eq!(decode(r#"{"type":"dance","id":3}"#).unwrap_err().code, ErrorCode::UnknownType);
+        assert_eq!(
+            decode(r#"{"type":"dance","id":3}"#).unwrap_err().code,
+            ErrorCode::UnknownType
+        );
         let bad = decode(r#"{"type":"move","id":4,"seen":1,"plane":9}"#).unwrap_err();
         assert_eq!((bad.code, bad.id), (ErrorCode::BadField, Some(4)));
         let bad = decode(r#"{"type":"roll","seen":"one"}"#).unwrap_err();
@@ -238,7 +247,10 @@ mod tests {
     #[test]
     fn every_message_round_trips_through_json() {
         let messages = [
-            ClientMessage::Roll(Act { id: Some(1), seen: 0 }),
+            ClientMessage::Roll(Act {
+                id: Some(1),
+                seen: 0,
+            }),
             ClientMessage::Ping(Request { id: None }),
             ClientMessage::Join(Join {
                 id: Some(2),

@@ -188,14 +188,20 @@ mod tests {
 
     #[test]
     fn every_code_round_trips_through_its_name() {
-        for code in ErrorCode::PROTOCOL.into_iter().chain(RuleError::ALL.map(ErrorCode::Rule)) {
+        for code in ErrorCode::PROTOCOL
+            .into_iter()
+            .chain(RuleError::ALL.map(ErrorCode::Rule))
+        {
             assert_eq!(ErrorCode::from_code(code.as_str()), Some(code));
         }
     }
 
     #[test]
     fn codes_are_unique() {
-        let mut names: Vec<&str> = ErrorCode::PROTOCOL.iter().map(|code| code.as_str()).collect();
+        let mut names: Vec<&str> = ErrorCode::PROTOCOL
+            .iter()
+            .map(|code| code.as_str())
+            .collect();
         names.extend(RuleError::ALL.iter().map(|error| error.code()));
         let count = names.len();
         names.sort_unstable();

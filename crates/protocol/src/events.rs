@@ -52,7 +52,12 @@ pub fn wire_events(
                     extra_roll: false,
                 });
             }
-            Event::Moved { colour, plane, from, to } => {
+            Event::Moved {
+                colour,
+                plane,
+                from,
+                to,
+            } => {
                 let event = number(&out, &pending);
                 pending = Some(Moved {
                     event,
@@ -65,9 +70,17 @@ pub fn wire_events(
                     extra_roll: false,
                 });
             }
-            Event::Captured { colour, planes, square } => {
+            Event::Captured {
+                colour,
+                planes,
+                square,
+            } => {
                 if let Some(moved) = pending.as_mut() {
-                    moved.captures.push(Capture { colour, planes, square });
+                    moved.captures.push(Capture {
+                        colour,
+                        planes,
+                        square,
+                    });
                 }
             }
             Event::Finished { .. } => {
@@ -87,18 +100,36 @@ pub fn wire_events(
                 }
                 let event = next_event + out.len() as u64;
                 let message = match other {
-                    Event::Rolled { colour, value, legal } => {
-                        ServerMessage::Rolled(Rolled { event, colour, value, legal })
-                    }
+                    Event::Rolled {
+                        colour,
+                        value,
+                        legal,
+                    } => ServerMessage::Rolled(Rolled {
+                        event,
+                        colour,
+                        value,
+                        legal,
+                    }),
                     Event::TurnPassed { from, to, reason } => {
-                        ServerMessage::TurnPassed(TurnPassed { event, from, to, reason })
+                        ServerMessage::TurnPassed(TurnPassed {
+                            event,
+                            from,
+                            to,
+                            reason,
+                        })
                     }
-                    Event::DrawOffered { by } => ServerMessage::DrawOffered(DrawAction { event, by }),
+                    Event::DrawOffered { by } => {
+                        ServerMessage::DrawOffered(DrawAction { event, by })
+                    }
                     Event::DrawAccepted { by } => {
                         ServerMessage::DrawAccepted(DrawAction { event, by })
                     }
                     Event::DrawDeclined { by, implicit } => {
-                        ServerMessage::DrawDeclined(DrawDeclined { event, by, implicit })
+                        ServerMessage::DrawDeclined(DrawDeclined {
+                            event,
+                            by,
+                            implicit,
+                        })
                     }
                     Event::DrawWithdrawn { by } => {
                         ServerMessage::DrawWithdrawn(DrawAction { event, by })
@@ -111,7 +142,10 @@ pub fn wire_events(
                         });
                         ServerMessage::GameOver(GameOver {
                             event,
-                            result: ResultRecord { winner: outcome.winner, reason: outcome.reason },
+                            result: ResultRecord {
+                                winner: outcome.winner,
+                                reason: outcome.reason,
+                            },
                             server_seed: seeds.server_seed,
                             commitment: seeds.commitment,
                             red_seed: seeds.red_seed,
@@ -136,7 +170,7 @@ pub fn wire_events(
 
 #[cfg(test)]
 mod tests {
-    use aeroplane_rules::{Colour, Die, Game, Plane, PassReason};
+    use aeroplane_rules::{Colour, Die, Game, PassReason, Plane};
 
     use super::*;
 
@@ -149,11 +183,21 @@ mod tests {
         let mut game = Game::new();
         let rolled = game.roll(Colour::Red, Die::new(6).unwrap()).unwrap();
         let wire = wire_events(&rolled, 1, no_reveal);
-        assert!(matches!(&wire[..], [ServerMessage::Rolled(Rolled { event: 1, .. })]));
-        let moved = game.move_plane(Colour::Red, Plane::new(0).unwrap()).unwrap();
+        assert!(matches!(
+            &wire[..],
+            [ServerMessage::Rolled(Rolled { event: 1, .. })]
+        ));
+        let moved = game
+            .move_plane(Colour::Red, Plane::new(0).unwrap())
+            .unwrap();
         let wire = wire_events(&moved, 2, no_reveal);
-        let [ServerMessage::Moved(moved)] = &wire[..] else { panic!("{wire:?}") };
-        assert_eq!((moved.event, moved.from, moved.to), (2, Position::Base, Position::Route(0)));
+        let [ServerMessage::Moved(moved)] = &wire[..] else {
+            panic!("{wire:?}")
+        };
+        assert_eq!(
+            (moved.event, moved.from, moved.to),
+            (2, Position::Base, Position::Route(0))
+        );
         assert!(moved.extra_roll);
     }
 
@@ -166,7 +210,10 @@ mod tests {
         assert_eq!(numbers, [10, 11]);
         assert!(matches!(
             wire[1],
-            ServerMessage::TurnPassed(TurnPassed { reason: PassReason::NoLegalMove, .. })
+            ServerMessage::TurnPassed(TurnPassed {
+                reason: PassReason::NoLegalMove,
+                ..
+            })
         ));
     }
 
@@ -180,7 +227,9 @@ mod tests {
             red_seed: String::new(),
             yellow_seed: "y".into(),
         });
-        let [ServerMessage::GameOver(over)] = &wire[..] else { panic!("{wire:?}") };
+        let [ServerMessage::GameOver(over)] = &wire[..] else {
+            panic!("{wire:?}")
+        };
         assert_eq!((over.event, over.result.winner), (4, Some(Colour::Yellow)));
         assert_eq!(over.server_seed, "00");
     }

@@ -157,7 +157,10 @@ impl GameRecord {
 
     /// The actions that stand (not undone), in order: the log a replay applies.
     pub fn standing_actions(&self) -> impl Iterator<Item = Action> + '_ {
-        self.actions.iter().filter(|logged| !logged.undone).map(|logged| logged.action)
+        self.actions
+            .iter()
+            .filter(|logged| !logged.undone)
+            .map(|logged| logged.action)
     }
 
     /// Replays the standing actions through the rules crate.

@@ -4,7 +4,7 @@
 //! which go to everyone in the room and carry consecutive event numbers (`event`). A client that
 //! sees a gap in the numbers sends `sync` and gets a snapshot.
 
-use aeroplane_rules::{Colour, Die, Plane, PlaneSet, PassReason, Position, RingIndex};
+use aeroplane_rules::{Colour, Die, PassReason, Plane, PlaneSet, Position, RingIndex};
 use serde::{Deserialize, Serialize};
 
 use crate::client::Role;
@@ -72,7 +72,11 @@ impl ServerMessage {
 
     /// An `error` answering request `id`.
     pub fn error(id: Option<u64>, code: ErrorCode, message: impl Into<String>) -> ServerMessage {
-        ServerMessage::Error(ErrorMessage { id, code, message: message.into() })
+        ServerMessage::Error(ErrorMessage {
+            id,
+            code,
+            message: message.into(),
+        })
     }
 
     /// Encodes the message as a JSON text frame.

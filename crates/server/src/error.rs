@@ -1,0 +1,86 @@
+//! The HTTP API's one error type, mapped to a status and a JSON body with a stable code.
+
+use aeroplane_protocol::api::ApiError;
+use aeroplane_protocol::error::ErrorCode;
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+/// A refused or failed HTTP request.
+#[derive(Debug, thiserror::Error)]
+pub enum HttpError {
+    /// The request itself is wrong (400).
+    #[error("{message}")]
+    BadRequest {
+        /// The stable code.
+        code: ErrorCode,
+        /// What was wrong.
+        message: String,
+    },
+    /// Nothing has this id (404).
+    #[error("{message}")]
+    NotFound {
+        /// `room_not_found` or `game_not_found`.
+        code: ErrorCode,
+        /// What was not found.
+        message: String,
+    },
+    /// Nobody else asked for a quick match in time (408).
+    #[error("no opponent was found in time")]
+    NoMatch,
+    /// Something failed inside the server (500); the details go to the log only.
+    #[error("internal error: {0:#}")]
+    Internal(anyhow::Error),
+}
+
+impl HttpError {
+    /// A 400 with `code`.
+    pub fn bad_request(code: ErrorCode, message: impl Into<String>) -> HttpError {
+        HttpError::BadRequest {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl IntoResponse for HttpError {
+    fn into_response(self) -> Response {
+        let (status, code, message) = match self {
+            HttpError::BadRequest { code, message } => (StatusCode::BAD_REQUEST, code, message),
+            HttpError::NotFound { code, message } => (StatusCode::NOT_FOUND, code, message),
+            HttpError::NoMatch => (
+                StatusCode::REQUEST_TIMEOUT,
+                ErrorCode::NoMatch,
+                self.to_string(),
+            ),
+            HttpError::Internal(error) => {
+                tracing::error!(error = %format!("{error:#}"), "request failed");
+                let message = "the server could not complete the request".to_owned();
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    ErrorCode::Internal,
+                    message,
+                )
+            }
+        };
+        (status, Json(ApiError { code, message })).into_response()
+    }
+}
+
+impl HttpError {
+    /// A 404 for a room id that is not open.
+    pub fn room_not_found(id: uuid::Uuid) -> HttpError {
+        HttpError::NotFound {
+            code: ErrorCode::RoomNotFound,
+            message: format!("no open room {id}"),
+        }
+    }
+
+    /// A 404 for a game id that is not stored.
+    pub fn game_not_found(id: uuid::Uuid) -> HttpError {
+        HttpError::NotFound {
+            code: ErrorCode::GameNotFound,
+            message: format!("no game {id}"),
+        }
+    }
+}

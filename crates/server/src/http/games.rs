@@ -1,0 +1,154 @@
+//! Finished games, read from the [`GameStore`](aeroplane_store::GameStore):
+//! `GET /api/games/{id}`, `GET /api/games?player=&result=&limit=&before=` and
+//! `GET /api/games/{id}/replay` (every position in order, recomputed by the rules crate).
+
+use std::collections::HashMap;
+
+use aeroplane_protocol::api::{GameList, GameSummary, Replay, ReplayStep};
+use aeroplane_protocol::error::ErrorCode;
+use aeroplane_protocol::record::GameRecord;
+use aeroplane_rules::Game;
+use aeroplane_store::GameQuery;
+use axum::extract::{Path, Query, State};
+use axum::routing::get;
+use axum::{Json, Router};
+use uuid::Uuid;
+
+use crate::app::AppState;
+use crate::error::HttpError;
+
+/// The page size when none is given.
+const DEFAULT_LIMIT: u32 = 20;
+/// The largest page size.
+const MAX_LIMIT: u32 = 100;
+
+/// The game routes.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/games", get(list))
+        .route("/api/games/{id}", get(one))
+        .route("/api/games/{id}/replay", get(replay))
+}
+
+fn parse_game_id(text: &str) -> Result<Uuid, HttpError> {
+    Uuid::parse_str(text).map_err(|_| {
+        HttpError::bad_request(ErrorCode::BadField, format!("`{text}` is not a game id"))
+    })
+}
+
+async fn fetch(state: &AppState, id: &str) -> Result<GameRecord, HttpError> {
+    let id = parse_game_id(id)?;
+    let record = state
+        .store
+        .get(id)
+        .await
+        .map_err(|error| HttpError::Internal(anyhow::anyhow!("reading game {id}: {error}")))?;
+    record.ok_or_else(|| HttpError::game_not_found(id))
+}
+
+async fn one(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<GameRecord>, HttpError> {
+    fetch(&state, &id).await.map(Json)
+}
+
+/// Checks the list parameters and turns them into a store query.
+fn query_from(params: &HashMap<String, String>) -> Result<GameQuery, HttpError> {
+    let bad = |message: String| HttpError::bad_request(ErrorCode::BadField, message);
+    if let Some(unknown) = params
+        .keys()
+        .find(|key| !["player", "result", "limit", "before"].contains(&key.as_str()))
+    {
+        return Err(bad(format!("unknown parameter `{unknown}`")));
+    }
+    let limit = match params.get("limit") {
+        None => DEFAULT_LIMIT,
+        Some(text) => text
+            .parse::<u32>()
+            .ok()
+            .filter(|limit| (1..=MAX_LIMIT).contains(limit))
+            .ok_or_else(|| bad(format!("limit is a number from 1 to {MAX_LIMIT}")))?,
+    };
+    let result = params.get("result").cloned();
+    if let Some(result) = &result {
+        if !["red", "yellow", "draw"].contains(&result.as_str()) {
+            return Err(bad("result is `red`, `yellow` or `draw`".to_owned()));
+        }
+    }
+    let player = params.get("player").cloned();
+    if player.as_ref().is_some_and(|name| name.trim().is_empty()) {
+        return Err(bad("player is a non-empty name".to_owned()));
+    }
+    let before = params.get("before").cloned();
+    if before.as_ref().is_some_and(|cursor| cursor.is_empty()) {
+        return Err(bad("before is a cursor from a previous page".to_owned()));
+    }
+    Ok(GameQuery {
+        player,
+        result,
+        limit,
+        before,
+    })
+}
+
+async fn list(
+    State(state): State<AppState>,
+    Query(params): Query<HashMap<String, String>>,
+) -> Result<Json<GameList>, HttpError> {
+    let query = query_from(&params)?;
+    let records = state
+        .store
+        .list(&query)
+        .await
+        .map_err(|error| HttpError::Internal(anyhow::anyhow!("listing games: {error}")))?;
+    let games = records
+        .into_iter()
+        .map(|record| GameSummary {
+            id: record.id,
+            mode: record.mode,
+            players: record.players,
+            result: record.result,
+            started_at: record.started_at,
+            ended_at: record.ended_at,
+            rolls: record.rolls,
+            moves: record.moves,
+        })
+        .collect();
+    // Paging cursors are the store's to define; until it exposes them, every page is the last.
+    Ok(Json(GameList {
+        games,
+        next_before: None,
+    }))
+}
+
+async fn replay(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Replay>, HttpError> {
+    let record = fetch(&state, &id).await?;
+    let mut game = Game::new();
+    let mut steps = vec![ReplayStep {
+        action: None,
+        game,
+        notation: Some(game.to_string()),
+    }];
+    for logged in record.actions.iter().filter(|logged| !logged.undone) {
+        game.apply(logged.action).map_err(|error| {
+            HttpError::Internal(anyhow::anyhow!(
+                "stored game {} does not replay: {error}",
+                record.id
+            ))
+        })?;
+        let notation = (!game.is_over()).then(|| game.to_string());
+        steps.push(ReplayStep {
+            action: Some(*logged),
+            game,
+            notation,
+        });
+    }
+    Ok(Json(Replay {
+        id: record.id,
+        steps,
+    }))
+}

@@ -1,0 +1,33 @@
+//! The HTTP API. Each route module owns its `router()`.
+
+pub mod games;
+pub mod quick_match;
+pub mod rooms;
+
+use axum::Router;
+
+use crate::app::AppState;
+
+/// Every HTTP API route.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .merge(rooms::router())
+        .merge(quick_match::router())
+        .merge(games::router())
+}
+
+/// Parses a JSON body into `T`; an empty body is `T::default()`. Errors are `bad_field`.
+pub(crate) fn json_body<T>(body: &[u8]) -> Result<T, crate::error::HttpError>
+where
+    T: serde::de::DeserializeOwned + Default,
+{
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(T::default());
+    }
+    serde_json::from_slice(body).map_err(|error| {
+        crate::error::HttpError::bad_request(
+            aeroplane_protocol::error::ErrorCode::BadField,
+            format!("bad request body: {error}"),
+        )
+    })
+}

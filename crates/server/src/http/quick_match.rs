@@ -1,0 +1,177 @@
+//! `POST /api/quick-match`: pairs the next two waiting players into a new room.
+//!
+//! A request waits (long poll) until another one arrives, or answers 408 `no_match` after the
+//! configured wait. The matchmaker takes both seats on the players' behalf, so each answer carries
+//! a seat token; the players then join the room's WebSocket with it. The first waiter plays Red.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use aeroplane_dice::{ClientSeed, ServerSeed};
+use aeroplane_protocol::api::{QuickMatchRequest, QuickMatched};
+use aeroplane_protocol::error::ErrorCode;
+use aeroplane_protocol::record::Mode;
+use aeroplane_rules::Colour;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::routing::post;
+use axum::{Json, Router};
+use tokio::sync::oneshot;
+use uuid::Uuid;
+
+use crate::app::AppState;
+use crate::error::HttpError;
+use crate::room::{self, SeatSetup};
+use crate::token::SeatToken;
+
+/// The quick-match routes.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/quick-match", post(quick_match))
+}
+
+/// The one player waiting for an opponent, if any.
+#[derive(Debug, Default)]
+pub struct Matchmaker {
+    waiting: Mutex<Option<Waiter>>,
+    next_ticket: AtomicU64,
+}
+
+#[derive(Debug)]
+struct Waiter {
+    ticket: u64,
+    name: String,
+    client_seed: ClientSeed,
+    reply: oneshot::Sender<QuickMatched>,
+}
+
+impl Matchmaker {
+    /// A matchmaker with nobody waiting.
+    pub fn new() -> Matchmaker {
+        Matchmaker::default()
+    }
+
+    /// Takes the live waiter, or queues this request as the waiter.
+    fn pair_or_wait(&self, waiter: Waiter) -> Option<(Waiter, Waiter)> {
+        let mut waiting = self.waiting.lock().expect("matchmaker lock poisoned");
+        match waiting.take() {
+            Some(first) if !first.reply.is_closed() => Some((first, waiter)),
+            _ => {
+                *waiting = Some(waiter);
+                None
+            }
+        }
+    }
+
+    /// Gives up waiting; false when the ticket was paired meanwhile.
+    fn cancel(&self, ticket: u64) -> bool {
+        let mut waiting = self.waiting.lock().expect("matchmaker lock poisoned");
+        if waiting
+            .as_ref()
+            .is_some_and(|waiter| waiter.ticket == ticket)
+        {
+            *waiting = None;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+async fn quick_match(
+    State(state): State<AppState>,
+    body: Bytes,
+) -> Result<Json<QuickMatched>, HttpError> {
+    let request: QuickMatchRequest = serde_json::from_slice(&body).map_err(|error| {
+        HttpError::bad_request(ErrorCode::BadField, format!("bad request body: {error}"))
+    })?;
+    let name = request.name.trim().to_owned();
+    if name.is_empty() || name.chars().count() > 32 {
+        return Err(HttpError::bad_request(
+            ErrorCode::BadField,
+            "a name has 1 to 32 characters",
+        ));
+    }
+    let client_seed = ClientSeed::new(request.client_seed.unwrap_or_default())
+        .map_err(|error| HttpError::bad_request(ErrorCode::SeedTooLong, error.to_string()))?;
+    let matchmaker = &state.matchmaker;
+    let ticket = matchmaker.next_ticket.fetch_add(1, Ordering::Relaxed);
+    let (reply, mut answer) = oneshot::channel();
+    let me = Waiter {
+        ticket,
+        name,
+        client_seed,
+        reply,
+    };
+    if let Some((first, second)) = matchmaker.pair_or_wait(me) {
+        let (red, yellow) = open_room(
+            &state,
+            first.name,
+            first.client_seed,
+            second.name,
+            second.client_seed,
+        )?;
+        if first.reply.send(red).is_err() {
+            tracing::info!("the first quick-match player left just as it was paired");
+        }
+        return Ok(Json(yellow));
+    }
+    match tokio::time::timeout(state.config.quick_match_wait(), &mut answer).await {
+        Ok(Ok(matched)) => Ok(Json(matched)),
+        Ok(Err(_)) => Err(HttpError::Internal(anyhow::anyhow!(
+            "the matchmaker dropped a waiter"
+        ))),
+        Err(_) if matchmaker.cancel(ticket) => Err(HttpError::NoMatch),
+        Err(_) => answer
+            .await
+            .map(Json)
+            .map_err(|_| HttpError::Internal(anyhow::anyhow!("the matchmaker dropped a waiter"))),
+    }
+}
+
+/// Opens a room with both seats taken; returns the answers for Red and Yellow.
+fn open_room(
+    state: &AppState,
+    red_name: String,
+    red_seed: ClientSeed,
+    yellow_name: String,
+    yellow_seed: ClientSeed,
+) -> Result<(QuickMatched, QuickMatched), HttpError> {
+    let internal = |error: getrandom::Error| HttpError::Internal(anyhow::Error::new(error));
+    let server_seed = ServerSeed::generate().map_err(internal)?;
+    let red_token = SeatToken::generate().map_err(internal)?;
+    let yellow_token = SeatToken::generate().map_err(internal)?;
+    let id = Uuid::new_v4();
+    let answer = |colour, token: &SeatToken| QuickMatched {
+        room_id: id,
+        colour,
+        token: token.as_str().to_owned(),
+        ws_path: format!("/ws/rooms/{id}"),
+    };
+    let answers = (
+        answer(Colour::Red, &red_token),
+        answer(Colour::Yellow, &yellow_token),
+    );
+    let seats = vec![
+        SeatSetup {
+            colour: Colour::Red,
+            name: red_name,
+            client_seed: red_seed,
+            token: red_token,
+        },
+        SeatSetup {
+            colour: Colour::Yellow,
+            name: yellow_name,
+            client_seed: yellow_seed,
+            token: yellow_token,
+        },
+    ];
+    let setup = room::RoomSetup {
+        id,
+        mode: Mode::Online,
+        server_seed,
+        seats,
+    };
+    room::open(setup, state.room_context());
+    tracing::info!(room_id = %id, "quick match paired two players");
+    Ok(answers)
+}

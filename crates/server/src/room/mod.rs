@@ -1,0 +1,121 @@
+//! A room is a tokio task that owns one game and reads an inbox.
+//!
+//! Connections and HTTP handlers never touch a room's state: they send it a [`RoomCommand`] and,
+//! where they need an answer, wait on a oneshot. So there is no lock around a game, and a room
+//! only ever waits on its own inbox and its own timers (seat grace periods, retirement).
+//!
+//! - [`state`]: the room's state, snapshots and broadcasting.
+//! - [`join`]: taking seats, reclaiming them by token, watching, disconnecting.
+//! - [`play`]: game actions, the stale rule, game over and the game record.
+//! - [`task`]: the loop and its timers.
+
+mod join;
+mod play;
+mod state;
+mod task;
+
+use std::sync::Arc;
+
+use aeroplane_dice::{ClientSeed, ServerSeed};
+use aeroplane_protocol::api::RoomStatus;
+use aeroplane_protocol::client::ClientMessage;
+use aeroplane_protocol::record::Mode;
+use aeroplane_rules::Colour;
+use aeroplane_store::GameStore;
+use tokio::sync::{mpsc, oneshot};
+use uuid::Uuid;
+
+use crate::config::Config;
+use crate::registry::Registry;
+use crate::token::SeatToken;
+use crate::ws::outbox::Outbox;
+
+/// Identifies one WebSocket connection for the lifetime of the process.
+pub type ConnId = u64;
+
+/// What a room's inbox carries.
+#[derive(Debug)]
+pub enum RoomCommand {
+    /// A WebSocket connected to the room (it has not joined yet).
+    Connect {
+        /// The connection.
+        conn: ConnId,
+        /// How to reach it.
+        outbox: Outbox,
+    },
+    /// A decoded message from a connection.
+    Message {
+        /// The connection.
+        conn: ConnId,
+        /// The message.
+        message: ClientMessage,
+    },
+    /// A connection went away.
+    Disconnect {
+        /// The connection.
+        conn: ConnId,
+    },
+    /// The HTTP API asks for the room's public status.
+    Status {
+        /// Where to answer.
+        reply: oneshot::Sender<RoomStatus>,
+    },
+}
+
+/// How to reach an open room.
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    /// The room id.
+    pub id: Uuid,
+    /// The room's inbox.
+    pub inbox: mpsc::Sender<RoomCommand>,
+}
+
+/// A seat taken before the room opens (quick match takes both seats for its players).
+#[derive(Debug)]
+pub struct SeatSetup {
+    /// The colour.
+    pub colour: Colour,
+    /// The player's display name.
+    pub name: String,
+    /// The player's dice seed.
+    pub client_seed: ClientSeed,
+    /// The token the player will present.
+    pub token: SeatToken,
+}
+
+/// Everything a new room starts from.
+#[derive(Debug)]
+pub struct RoomSetup {
+    /// The room id.
+    pub id: Uuid,
+    /// The kind of room.
+    pub mode: Mode,
+    /// The secret dice seed.
+    pub server_seed: ServerSeed,
+    /// Seats taken in advance.
+    pub seats: Vec<SeatSetup>,
+}
+
+/// What every room shares with the server.
+#[derive(Clone)]
+pub struct RoomContext {
+    /// The settings.
+    pub config: Arc<Config>,
+    /// Where finished games go.
+    pub store: Arc<dyn GameStore>,
+    /// The open rooms, so a room can remove itself when it closes.
+    pub registry: Arc<Registry>,
+}
+
+/// Opens a room: spawns its task and registers it.
+pub fn open(setup: RoomSetup, context: RoomContext) -> RoomHandle {
+    let (inbox, commands) = mpsc::channel(context.config.room_inbox.max(1));
+    let handle = RoomHandle {
+        id: setup.id,
+        inbox,
+    };
+    context.registry.insert(handle.clone());
+    task::spawn(setup, context, commands);
+    handle
+}

@@ -1,0 +1,172 @@
+//! The reading half of a connection: frames in, limits enforced, messages to the room.
+//!
+//! Bad input never reaches a room: a frame that is too big closes the socket (1009); a frame
+//! that does not decode gets an `error` with its code, and too many of those in a row close the
+//! socket (4000). Silence for two ping intervals means the peer is dead (4003).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use aeroplane_protocol::client::{ClientMessage, DecodeError, decode};
+use aeroplane_protocol::error::{CloseCode, ErrorCode};
+use aeroplane_protocol::server::{Pong, ServerMessage};
+use axum::extract::ws::{Message, WebSocket};
+use futures_util::StreamExt;
+use tokio::sync::mpsc;
+use tracing::Instrument;
+
+use super::outbox::{Closer, Outbox, SendError};
+use super::writer;
+use crate::config::Config;
+use crate::room::{ConnId, RoomCommand, RoomHandle};
+
+/// The limits one connection runs under.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Limits {
+    /// Text frames longer than this close the socket with 1009.
+    pub(super) max_frame_bytes: usize,
+    /// What the WebSocket layer itself refuses to buffer.
+    pub(super) hard_frame_bytes: usize,
+    /// Bad frames in a row before the socket is closed with 4000.
+    pub(super) max_bad_frames: u32,
+    /// The outgoing queue's capacity.
+    pub(super) queue: usize,
+    /// How often the writer pings.
+    pub(super) ping_interval: Duration,
+}
+
+impl Limits {
+    /// The limits from the server's settings.
+    pub(super) fn from_config(config: &Config) -> Limits {
+        Limits {
+            max_frame_bytes: config.max_frame_bytes,
+            hard_frame_bytes: config.max_frame_bytes.saturating_mul(4).max(64 * 1024),
+            max_bad_frames: config.max_bad_frames.max(1),
+            queue: config.outgoing_queue.max(1),
+            ping_interval: config.ping_interval(),
+        }
+    }
+}
+
+static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
+
+/// Serves one upgraded WebSocket until it closes.
+pub(super) async fn run(socket: WebSocket, room: RoomHandle, limits: Limits) {
+    let conn: ConnId = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
+    let span = tracing::info_span!("conn", room_id = %room.id, conn);
+    serve(socket, room, limits, conn).instrument(span).await;
+}
+
+async fn serve(socket: WebSocket, room: RoomHandle, limits: Limits, conn: ConnId) {
+    let (sink, mut stream) = socket.split();
+    let (queue, frames) = mpsc::channel(limits.queue);
+    let closer = Arc::new(Closer::default());
+    let outbox = Outbox::new(queue, closer.clone());
+    if room
+        .inbox
+        .send(RoomCommand::Connect {
+            conn,
+            outbox: outbox.clone(),
+        })
+        .await
+        .is_err()
+    {
+        return;
+    }
+    tracing::debug!("connected");
+    let writer = tokio::spawn(writer::run(
+        sink,
+        frames,
+        closer.clone(),
+        limits.ping_interval,
+    ));
+    let mut bad_in_a_row = 0u32;
+    let silence = limits.ping_interval * 2;
+    loop {
+        let frame = tokio::select! {
+            biased;
+            _ = closer.closed() => break,
+            frame = tokio::time::timeout(silence, stream.next()) => frame,
+        };
+        let message = match frame {
+            Err(_) => {
+                tracing::info!("no frame for two ping intervals");
+                closer.close(CloseCode::Timeout);
+                break;
+            }
+            Ok(None) | Ok(Some(Ok(Message::Close(_)))) => break,
+            Ok(Some(Err(error))) => {
+                let text = error.to_string();
+                tracing::debug!(error = %text, "read failed");
+                if text.contains("too long") || text.contains("limit exceeded") {
+                    closer.close(CloseCode::TooBig);
+                }
+                break;
+            }
+            Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => continue,
+            Ok(Some(Ok(Message::Binary(_)))) => Err(DecodeError {
+                code: ErrorCode::Malformed,
+                message: "messages are JSON text frames".to_owned(),
+                id: None,
+            }),
+            Ok(Some(Ok(Message::Text(text)))) => {
+                if text.len() > limits.max_frame_bytes {
+                    tracing::info!(bytes = text.len(), "frame too big");
+                    closer.close(CloseCode::TooBig);
+                    break;
+                }
+                decode(&text)
+            }
+        };
+        match message {
+            Ok(message) => {
+                bad_in_a_row = 0;
+                if !forward(&room, &outbox, conn, message).await {
+                    break;
+                }
+            }
+            Err(error) => {
+                bad_in_a_row += 1;
+                tracing::debug!(code = %error.code, "bad frame");
+                let answer = ServerMessage::error(error.id, error.code, error.message);
+                if bad_in_a_row >= limits.max_bad_frames {
+                    let _ = outbox.send(&answer);
+                    closer.close(CloseCode::ProtocolViolation);
+                    break;
+                }
+                if !answer_directly(&outbox, &answer) {
+                    break;
+                }
+            }
+        }
+    }
+    let _ = room.inbox.send(RoomCommand::Disconnect { conn }).await;
+    closer.close(CloseCode::RoomClosed);
+    drop(outbox);
+    let _ = writer.await;
+    tracing::debug!("disconnected");
+}
+
+/// Sends a decoded message on: pings are answered here, everything else goes to the room.
+async fn forward(room: &RoomHandle, outbox: &Outbox, conn: ConnId, message: ClientMessage) -> bool {
+    if let ClientMessage::Ping(request) = message {
+        return answer_directly(outbox, &ServerMessage::Pong(Pong { id: request.id }));
+    }
+    room.inbox
+        .send(RoomCommand::Message { conn, message })
+        .await
+        .is_ok()
+}
+
+/// Queues an answer from the connection itself; a full queue drops the client.
+fn answer_directly(outbox: &Outbox, answer: &ServerMessage) -> bool {
+    match outbox.send(answer) {
+        Ok(()) => true,
+        Err(SendError::Full) => {
+            outbox.close(CloseCode::TooSlow);
+            false
+        }
+        Err(SendError::Closed) => false,
+    }
+}

@@ -1,0 +1,1 @@
+use aeroplane_protocol::error::ErrorCode;

@@ -1,0 +1,457 @@
+//! `spawn_app()` and a small typed WebSocket client for the tests.
+//!
+//! Every test gets its own server on `127.0.0.1:0` with its own in-memory store. Receives wait at
+//! most [`TIMEOUT`], which is generous on purpose: timing never decides a result, it only turns
+//! a hang into a failure.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use aeroplane_protocol::api::RoomCreated;
+use aeroplane_protocol::client::{Act, ClientMessage, Join, MovePlane, Request, Role};
+use aeroplane_protocol::error::ErrorCode;
+use aeroplane_protocol::record::GameRecord;
+use aeroplane_protocol::server::{ErrorMessage, GameOver, ServerMessage, Welcome};
+use aeroplane_rules::{Colour, Plane, PlaneSet};
+use aeroplane_server::{Config, RunningServer};
+use aeroplane_store::{GameStore, MemoryStore};
+use futures_util::{SinkExt, StreamExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use uuid::Uuid;
+
+/// The longest any single receive may take before the test fails.
+pub(crate) const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A server running for one test.
+pub(crate) struct TestApp {
+    /// `127.0.0.1:<port>`.
+    pub(crate) addr: std::net::SocketAddr,
+    /// The store the server hands finished games to.
+    pub(crate) store: Arc<MemoryStore>,
+    /// An HTTP client.
+    pub(crate) http: reqwest::Client,
+    _server: RunningServer,
+}
+
+/// Starts a server with the default settings (and a 60 s grace period).
+pub(crate) async fn spawn_app() -> TestApp {
+    spawn_app_with(|_| {}).await
+}
+
+/// Starts a server with settings changed by `tweak`.
+pub(crate) async fn spawn_app_with(tweak: impl FnOnce(&mut Config)) -> TestApp {
+    if std::env::var_os("TEST_LOG").is_some() {
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter("debug")
+            .with_test_writer()
+            .try_init();
+    }
+    let mut config = Config::defaults();
+    config.listen = "127.0.0.1:0".parse().unwrap();
+    tweak(&mut config);
+    let store = Arc::new(MemoryStore::new());
+    let server = aeroplane_server::serve(config, store.clone())
+        .await
+        .expect("server starts");
+    TestApp {
+        addr: server.addr(),
+        store,
+        http: reqwest::Client::new(),
+        _server: server,
+    }
+}
+
+impl TestApp {
+    /// `http://127.0.0.1:<port><path>`.
+    pub(crate) fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// Creates an online room with a fresh server seed.
+    pub(crate) async fn create_room(&self) -> RoomCreated {
+        self.create_room_from(serde_json::json!({ "mode": "online" }))
+            .await
+    }
+
+    /// Creates an online room whose server seed the test chooses (test hook).
+    pub(crate) async fn create_room_with_seed(&self, seed: &[u8; 32]) -> RoomCreated {
+        let body = serde_json::json!({ "mode": "online", "test_server_seed": hex(seed) });
+        self.create_room_from(body).await
+    }
+
+    async fn create_room_from(&self, body: serde_json::Value) -> RoomCreated {
+        let response = self
+            .http
+            .post(self.url("/api/rooms"))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 201, "creating a room");
+        response.json().await.unwrap()
+    }
+
+    /// Opens a WebSocket to a room.
+    pub(crate) async fn connect(&self, room: Uuid) -> Client {
+        let url = format!("ws://{}/ws/rooms/{room}", self.addr);
+        let (ws, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .expect("websocket connects");
+        Client {
+            ws,
+            seen: 0,
+            colour: None,
+            token: None,
+            next_id: 1,
+        }
+    }
+
+    /// Creates a room and seats two players in it: Red first, then Yellow.
+    pub(crate) async fn start_game(&self, room: &RoomCreated) -> (Client, Client) {
+        let mut red = self.connect(room.id).await;
+        red.join_player("Ann", Some(Colour::Red)).await;
+        let mut yellow = self.connect(room.id).await;
+        yellow.join_player("Bob", Some(Colour::Yellow)).await;
+        red.recv_until(|m| matches!(m, ServerMessage::GameStarted(_)))
+            .await;
+        yellow
+            .recv_until(|m| matches!(m, ServerMessage::GameStarted(_)))
+            .await;
+        (red, yellow)
+    }
+
+    /// Waits until the store holds the record of game `id` (the room saves without blocking).
+    pub(crate) async fn stored_record(&self, id: Uuid) -> GameRecord {
+        let deadline = tokio::time::Instant::now() + TIMEOUT;
+        loop {
+            if let Some(record) = self.store.get(id).await.unwrap() {
+                return record;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "no record stored for {id}"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+/// Lower-case hex of some bytes.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// A typed test client on one WebSocket; it remembers the last event number it saw.
+pub(crate) struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// The last event number received.
+    pub(crate) seen: u64,
+    /// The seat's colour, once joined as a player.
+    pub(crate) colour: Option<Colour>,
+    /// The seat token, once joined as a player.
+    pub(crate) token: Option<String>,
+    next_id: u64,
+}
+
+impl Client {
+    /// Sends a raw text frame.
+    pub(crate) async fn send_raw(&mut self, text: impl Into<String>) {
+        self.ws
+            .send(Message::text(text.into()))
+            .await
+            .expect("send");
+    }
+
+    /// Sends a message.
+    pub(crate) async fn send(&mut self, message: &ClientMessage) {
+        self.send_raw(message.to_json()).await;
+    }
+
+    /// A fresh request id.
+    pub(crate) fn request_id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    /// The next server message (failing on close or after [`TIMEOUT`]).
+    pub(crate) async fn recv(&mut self) -> ServerMessage {
+        loop {
+            let frame = tokio::time::timeout(TIMEOUT, self.ws.next())
+                .await
+                .expect("a message within the timeout")
+                .expect("the socket stays open")
+                .expect("a readable frame");
+            let Message::Text(text) = frame else {
+                assert!(!frame.is_close(), "the socket closed: {frame:?}");
+                continue;
+            };
+            let message = ServerMessage::from_json(&text).expect("a known server message");
+            if let Some(event) = message.event() {
+                assert_eq!(event, self.seen + 1, "events are consecutive: {message:?}");
+                self.seen = event;
+            }
+            return message;
+        }
+    }
+
+    /// Reads messages until one matches `wanted`, and returns it.
+    pub(crate) async fn recv_until(
+        &mut self,
+        wanted: impl Fn(&ServerMessage) -> bool,
+    ) -> ServerMessage {
+        loop {
+            let message = self.recv().await;
+            if wanted(&message) {
+                return message;
+            }
+            if let ServerMessage::Error(error) = &message {
+                panic!("unexpected error while waiting: {error:?}");
+            }
+        }
+    }
+
+    /// Reads until event number `event` has arrived.
+    pub(crate) async fn catch_up(&mut self, event: u64) {
+        while self.seen < event {
+            self.recv().await;
+        }
+    }
+
+    /// Reads until the server closes the socket, and returns the close frame.
+    pub(crate) async fn closed(&mut self) -> Option<CloseFrame> {
+        loop {
+            let frame = tokio::time::timeout(TIMEOUT, self.ws.next())
+                .await
+                .expect("closed in time");
+            match frame {
+                Some(Ok(Message::Close(frame))) => return frame,
+                Some(Ok(_)) => continue,
+                Some(Err(_)) | None => return None,
+            }
+        }
+    }
+
+    /// Sends `join` and returns the answer (a `welcome` or an `error`).
+    pub(crate) async fn join(&mut self, join: Join) -> ServerMessage {
+        self.send(&ClientMessage::Join(join)).await;
+        let answer = self
+            .recv_until(|m| matches!(m, ServerMessage::Welcome(_) | ServerMessage::Error(_)))
+            .await;
+        if let ServerMessage::Welcome(welcome) = &answer {
+            self.seen = welcome.snapshot.event;
+            self.colour = welcome.colour;
+            self.token.clone_from(&welcome.token);
+        }
+        answer
+    }
+
+    /// Joins as a player and expects a welcome.
+    pub(crate) async fn join_player(&mut self, name: &str, colour: Option<Colour>) -> Welcome {
+        let join = player_join(name, colour, None, None);
+        welcome(self.join(join).await)
+    }
+
+    /// Joins a seat with its token and expects a welcome.
+    pub(crate) async fn join_with_token(&mut self, token: &str) -> Welcome {
+        let join = player_join("Again", None, Some(token.to_owned()), None);
+        welcome(self.join(join).await)
+    }
+
+    /// Joins as a spectator and expects a welcome.
+    pub(crate) async fn join_spectator(&mut self, name: &str) -> Welcome {
+        let join = Join {
+            id: Some(1),
+            role: Role::Spectator,
+            name: name.to_owned(),
+            colour: None,
+            token: None,
+            client_seed: None,
+        };
+        welcome(self.join(join).await)
+    }
+
+    fn act(&mut self) -> Act {
+        Act {
+            id: Some(self.request_id()),
+            seen: self.seen,
+        }
+    }
+
+    /// Sends `roll` with the last event seen.
+    pub(crate) async fn roll(&mut self) {
+        let act = self.act();
+        self.send(&ClientMessage::Roll(act)).await;
+    }
+
+    /// Sends `move` with the last event seen.
+    pub(crate) async fn move_plane(&mut self, plane: Plane) {
+        let Act { id, seen } = self.act();
+        self.send(&ClientMessage::Move(MovePlane { id, seen, plane }))
+            .await;
+    }
+
+    /// Sends `resign`.
+    pub(crate) async fn resign(&mut self) {
+        let act = self.act();
+        self.send(&ClientMessage::Resign(act)).await;
+    }
+
+    /// Sends `offer_draw`.
+    pub(crate) async fn offer_draw(&mut self) {
+        let act = self.act();
+        self.send(&ClientMessage::OfferDraw(act)).await;
+    }
+
+    /// Sends `accept_draw`.
+    pub(crate) async fn accept_draw(&mut self) {
+        let act = self.act();
+        self.send(&ClientMessage::AcceptDraw(act)).await;
+    }
+
+    /// Sends `decline_draw`.
+    pub(crate) async fn decline_draw(&mut self) {
+        let act = self.act();
+        self.send(&ClientMessage::DeclineDraw(act)).await;
+    }
+
+    /// Sends `withdraw_draw`.
+    pub(crate) async fn withdraw_draw(&mut self) {
+        let act = self.act();
+        self.send(&ClientMessage::WithdrawDraw(act)).await;
+    }
+
+    /// Sends `sync` and returns the snapshot.
+    pub(crate) async fn sync(&mut self) -> aeroplane_protocol::snapshot::Snapshot {
+        let id = Some(self.request_id());
+        self.send(&ClientMessage::Sync(Request { id })).await;
+        match self
+            .recv_until(|m| matches!(m, ServerMessage::Snapshot(_)))
+            .await
+        {
+            ServerMessage::Snapshot(answer) => answer.snapshot,
+            _ => unreachable!(),
+        }
+    }
+
+    /// Reads the next message and expects an error with `code`.
+    pub(crate) async fn expect_error(&mut self, code: ErrorCode) -> ErrorMessage {
+        match self.recv().await {
+            ServerMessage::Error(error) => {
+                assert_eq!(error.code, code, "{error:?}");
+                error
+            }
+            other => panic!("expected error `{code}`, got {other:?}"),
+        }
+    }
+}
+
+/// A player's `join`.
+pub(crate) fn player_join(
+    name: &str,
+    colour: Option<Colour>,
+    token: Option<String>,
+    client_seed: Option<String>,
+) -> Join {
+    Join {
+        id: Some(1),
+        role: Role::Player,
+        name: name.to_owned(),
+        colour,
+        token,
+        client_seed,
+    }
+}
+
+/// Unwraps a `welcome`.
+pub(crate) fn welcome(message: ServerMessage) -> Welcome {
+    match message {
+        ServerMessage::Welcome(welcome) => welcome,
+        other => panic!("expected a welcome, got {other:?}"),
+    }
+}
+
+/// What the players must do next, followed from the events alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Turn {
+    /// Who acts.
+    pub(crate) actor: Colour,
+    /// The legal planes of a pending roll, if a move is awaited.
+    pub(crate) pending: Option<PlaneSet>,
+    /// Whether the state is settled (no further event of this action is to come).
+    pub(crate) settled: bool,
+}
+
+impl Turn {
+    /// The turn at the start of a game.
+    pub(crate) const START: Turn = Turn {
+        actor: Colour::Red,
+        pending: None,
+        settled: true,
+    };
+
+    /// Follows one message.
+    pub(crate) fn follow(&mut self, message: &ServerMessage) {
+        match message {
+            ServerMessage::Rolled(rolled) => {
+                self.actor = rolled.colour;
+                self.pending = (!rolled.legal.is_empty()).then_some(rolled.legal);
+                self.settled = self.pending.is_some();
+            }
+            ServerMessage::Moved(moved) => {
+                self.pending = None;
+                self.settled = moved.extra_roll;
+            }
+            ServerMessage::TurnPassed(passed) => {
+                *self = Turn {
+                    actor: passed.to,
+                    pending: None,
+                    settled: true,
+                };
+            }
+            ServerMessage::GameOver(_) => self.settled = true,
+            _ => {}
+        }
+    }
+}
+
+/// Plays both seats until the game ends (each roll, then the first legal plane) and returns
+/// the `game_over` as Red saw it. `on_message` sees every message Red receives.
+pub(crate) async fn play_to_end(
+    red: &mut Client,
+    yellow: &mut Client,
+    mut on_message: impl FnMut(&ServerMessage),
+) -> GameOver {
+    let mut turn = Turn::START;
+    loop {
+        let actor = if turn.actor == Colour::Red {
+            &mut *red
+        } else {
+            &mut *yellow
+        };
+        match turn.pending {
+            None => actor.roll().await,
+            Some(legal) => actor.move_plane(legal.iter().next().unwrap()).await,
+        }
+        turn.settled = false;
+        while !turn.settled {
+            let message = red.recv().await;
+            on_message(&message);
+            if let ServerMessage::Error(error) = &message {
+                panic!("unexpected error: {error:?}");
+            }
+            if let ServerMessage::GameOver(over) = message {
+                yellow
+                    .recv_until(|m| matches!(m, ServerMessage::GameOver(_)))
+                    .await;
+                return over;
+            }
+            turn.follow(&message);
+        }
+        if turn.actor == Colour::Yellow {
+            yellow.catch_up(red.seen).await;
+        }
+    }
+}
