@@ -5,7 +5,7 @@
 mod common;
 
 use aeroplane_rules::{
-    Action, Colour, Event, Events, Game, PassReason, Phase, Plane, Position, RuleError,
+    Action, Colour, Event, Events, Forfeit, Game, PassReason, Phase, Plane, Position, RuleError,
 };
 use common::*;
 use proptest::prelude::*;
@@ -224,8 +224,56 @@ fn play(steps: &[Step]) -> Game {
     game
 }
 
+/// Any action at all: either colour, any die value, any plane, any kind, legal or not. This is the
+/// rules engine's fuzz harness (a property-based one: the toolchain here is stable-only, so
+/// `cargo fuzz` and its nightly sanitizers are not available). Rolls are weighted up so that
+/// games get somewhere.
+fn any_action() -> impl Strategy<Value = Action> {
+    let colour = prop_oneof![Just(Colour::Red), Just(Colour::Yellow)];
+    (colour, 0..16u8, 1..=6u8, 0..4u8).prop_map(|(colour, kind, value, number)| match kind {
+        0..=5 => Action::Roll {
+            colour,
+            value: die(value),
+        },
+        6..=10 => Action::Move {
+            colour,
+            plane: plane(number),
+        },
+        11 => Action::OfferDraw { colour },
+        12 => Action::DeclineDraw { colour },
+        13 => Action::WithdrawDraw { colour },
+        14 if number == 0 && value == 1 => Action::Resign { colour },
+        14 => Action::AcceptDraw { colour },
+        _ => Action::Forfeit {
+            colour,
+            reason: if value % 2 == 0 {
+                Forfeit::Abandoned
+            } else {
+                Forfeit::Timeout
+            },
+        },
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn arbitrary_action_sequences_never_panic_and_refusals_change_nothing(
+        actions in prop::collection::vec(any_action(), 0..800)
+    ) {
+        let mut game = Game::new();
+        for action in actions {
+            // Forfeits end the game at once; let most sequences play on instead.
+            if matches!(action, Action::Forfeit { .. }) && game.sixes() != 2 {
+                continue;
+            }
+            let _ = apply_and_check(&mut game, action);
+            if game.is_over() {
+                assert_refuses_play(&mut game);
+            }
+        }
+    }
 
     #[test]
     fn random_games_keep_every_invariant(steps in steps()) {
