@@ -1,0 +1,89 @@
+//! Disconnects: the grace period, reconnecting with the token, replacement and abandonment.
+
+use aeroplane_protocol::server::ServerMessage;
+use aeroplane_protocol::snapshot::RoomPhase;
+use aeroplane_rules::{Colour, EndReason};
+
+use crate::support::{spawn_app, spawn_app_with};
+
+#[tokio::test]
+async fn a_player_who_reconnects_with_its_token_within_the_grace_period_gets_a_snapshot_and_plays_on()
+ {
+    let app = spawn_app().await;
+    let room = app.create_room().await;
+    let (red, mut yellow) = app.start_game(&room).await;
+    let token = red.token.clone().unwrap();
+    drop(red);
+    let ServerMessage::PlayerDisconnected(gone) = yellow.recv().await else {
+        panic!("not told")
+    };
+    assert_eq!((gone.colour, gone.grace_ms), (Colour::Red, 60_000));
+
+    let mut red = app.connect(room.id).await;
+    let welcome = red.join_with_token(&token).await;
+    assert_eq!(welcome.colour, Some(Colour::Red));
+    assert_eq!(welcome.snapshot.phase, RoomPhase::Playing);
+    assert_eq!(welcome.snapshot.event, yellow.seen);
+    assert!(welcome.snapshot.notation.as_deref() == Some("b,b,b,b b,b,b,b red - 0"));
+    let back = yellow.recv().await;
+    assert!(
+        matches!(back, ServerMessage::PlayerConnected(ref c) if c.colour == Colour::Red),
+        "{back:?}"
+    );
+    red.catch_up(yellow.seen).await;
+    assert!(red.sync().await.seats.red.unwrap().connected);
+    red.roll().await;
+    yellow
+        .recv_until(|m| matches!(m, ServerMessage::Rolled(_)))
+        .await;
+}
+
+#[tokio::test]
+async fn a_new_connection_with_the_token_replaces_the_old_one() {
+    let app = spawn_app().await;
+    let room = app.create_room().await;
+    let (mut red, mut yellow) = app.start_game(&room).await;
+    let token = red.token.clone().unwrap();
+    let mut second = app.connect(room.id).await;
+    let welcome = second.join_with_token(&token).await;
+    assert_eq!(welcome.colour, Some(Colour::Red));
+    let frame = red.closed().await.expect("a close frame");
+    assert_eq!(
+        (u16::from(frame.code), frame.reason.as_str()),
+        (4001, "replaced")
+    );
+    second.roll().await;
+    let rolled = yellow.recv().await;
+    assert!(
+        matches!(rolled, ServerMessage::Rolled(_)),
+        "no disconnect event, only the roll: {rolled:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_player_absent_past_the_grace_period_abandons_the_game() {
+    let app = spawn_app_with(|config| config.grace_ms = 300).await;
+    let room = app.create_room().await;
+    let (red, mut yellow) = app.start_game(&room).await;
+    drop(red);
+    let ServerMessage::PlayerDisconnected(gone) = yellow.recv().await else {
+        panic!("not told")
+    };
+    assert_eq!(gone.grace_ms, 300);
+    let ServerMessage::GameOver(over) = yellow.recv().await else {
+        panic!("no game over")
+    };
+    assert_eq!(
+        (over.result.winner, over.result.reason),
+        (Some(Colour::Yellow), EndReason::Abandoned)
+    );
+    let record = app.stored_record(room.id).await;
+    assert_eq!(record.result.reason, EndReason::Abandoned);
+    assert!(matches!(
+        record.actions.last().unwrap().action,
+        aeroplane_rules::Action::Forfeit {
+            colour: Colour::Red,
+            ..
+        }
+    ));
+}
