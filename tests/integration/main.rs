@@ -5,6 +5,8 @@
 
 mod draw;
 mod errors;
+mod fairness;
+mod games_api;
 mod play;
 mod quick_match;
 mod reconnect;
