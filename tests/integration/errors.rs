@@ -82,7 +82,7 @@ async fn an_illegal_plane_and_a_roll_while_a_choice_is_pending_are_refused() {
     };
     assert_eq!(
         moved.to,
-        aeroplane_rules::Position::Route(u8::try_from(rolled.value.value()).unwrap())
+        aeroplane_rules::Position::Route(rolled.value.value())
     );
 }
 

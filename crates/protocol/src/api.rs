@@ -19,7 +19,7 @@ pub struct ApiError {
 }
 
 /// `POST /api/rooms`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CreateRoom {
     /// The kind of room; only `online` so far.
@@ -34,9 +34,12 @@ fn online() -> Mode {
     Mode::Online
 }
 
-impl Default for Mode {
+impl Default for CreateRoom {
     fn default() -> Self {
-        Mode::Online
+        CreateRoom {
+            mode: Mode::Online,
+            test_server_seed: None,
+        }
     }
 }
 

@@ -71,10 +71,11 @@ fn query_from(params: &HashMap<String, String>) -> Result<GameQuery, HttpError> 
             .ok_or_else(|| bad(format!("limit is a number from 1 to {MAX_LIMIT}")))?,
     };
     let result = params.get("result").cloned();
-    if let Some(result) = &result {
-        if !["red", "yellow", "draw"].contains(&result.as_str()) {
-            return Err(bad("result is `red`, `yellow` or `draw`".to_owned()));
-        }
+    if result
+        .as_ref()
+        .is_some_and(|result| !["red", "yellow", "draw"].contains(&result.as_str()))
+    {
+        return Err(bad("result is `red`, `yellow` or `draw`".to_owned()));
     }
     let player = params.get("player").cloned();
     if player.as_ref().is_some_and(|name| name.trim().is_empty()) {
