@@ -87,3 +87,17 @@ async fn a_player_absent_past_the_grace_period_abandons_the_game() {
         }
     ));
 }
+
+#[tokio::test]
+async fn a_peer_that_stops_answering_pings_is_closed_with_4003() {
+    let app = spawn_app_with(|config| config.ping_interval_ms = 100).await;
+    let room = app.create_room().await;
+    let mut silent = app.connect(room.id).await;
+    // Not reading means not answering the server's pings: to the server this peer is dead.
+    tokio::time::sleep(std::time::Duration::from_millis(1_000)).await;
+    let frame = silent.closed().await.expect("a close frame");
+    assert_eq!(
+        (u16::from(frame.code), frame.reason.as_str()),
+        (4003, "timeout")
+    );
+}

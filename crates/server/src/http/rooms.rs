@@ -113,3 +113,16 @@ async fn status(
         ))),
     }
 }
+
+#[cfg(all(test, not(feature = "test-hooks")))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_build_without_test_hooks_refuses_a_chosen_server_seed() {
+        let Err(HttpError::BadRequest { code, .. }) = test_seed(&"00".repeat(32)) else {
+            panic!("a production build accepted a chosen seed");
+        };
+        assert_eq!(code, ErrorCode::TestHooksDisabled);
+    }
+}
