@@ -38,7 +38,12 @@ impl Room {
                 });
                 return self.reply(conn, &answer);
             }
-            ClientMessage::Leave(_) => return self.disconnect(conn),
+            ClientMessage::Leave(_) => {
+                if let Some(leaving) = self.conns.get(&conn) {
+                    leaving.outbox.close(aeroplane_protocol::error::CloseCode::RoomClosed);
+                }
+                return self.disconnect(conn);
+            }
             _ => match self.role_of(conn) {
                 None => {
                     let error = ServerMessage::error(id, ErrorCode::NotJoined, "join first");
