@@ -3,6 +3,7 @@
 pub mod games;
 pub mod quick_match;
 pub mod rooms;
+pub mod web;
 
 use axum::Router;
 
@@ -14,6 +15,7 @@ pub fn router() -> Router<AppState> {
         .merge(rooms::router())
         .merge(quick_match::router())
         .merge(games::router())
+        .merge(web::router())
 }
 
 /// Parses a JSON body into `T`; an empty body is `T::default()`. Errors are `bad_field`.
