@@ -20,10 +20,10 @@ use crate::{GameQuery, GameStore, Saved, StoreError};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/postgres");
 
-/// The columns of `games` in `GameRow` order; the action log is read as text.
+/// The columns of `games` in `GameRow` order.
 const COLUMNS: &str = "id, ruleset, mode, created_at, started_at, ended_at, \
      red_name, red_kind, red_level, yellow_name, yellow_kind, yellow_level, \
-     winner, reason, rolls, moves, actions::text as actions, \
+     winner, reason, rolls, moves, actions, \
      scheme, commitment, server_seed, red_seed, yellow_seed";
 
 /// How long an operation waits for a free connection before it fails as unavailable.
@@ -38,7 +38,7 @@ const INSERT: &str = "insert into games (id, ruleset, mode, created_at, started_
      select * from unnest($1::uuid[], $2::text[], $3::text[], \
          $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], \
          $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], \
-         $13::text[], $14::text[], $15::bigint[], $16::bigint[], $17::text[]::jsonb[], \
+         $13::text[], $14::text[], $15::bigint[], $16::bigint[], $17::text[], \
          $18::text[], $19::text[], $20::text[], $21::text[], $22::text[]) \
      on conflict (id) do nothing \
      returning id";
