@@ -9,7 +9,9 @@
 //! [`open`] picks one from `DATABASE_URL`:
 //!
 //! - `postgres://` or `postgresql://`: [`PostgresStore`], the deployment store. Its migrations
-//!   (`migrations/postgres/`) are applied on open.
+//!   (`migrations/postgres/`) are applied on open, which fails if the database is down;
+//!   [`PostgresStore::connect_lazy`] instead connects (and migrates) on first use, so a server
+//!   can start while its database is down and let the outbox hold the games.
 //! - unset: [`SqliteStore`] in the file `<data_dir>/games.sqlite3` (created if missing, WAL
 //!   journal, migrations from `migrations/sqlite/` applied on open), so a fresh machine needs no
 //!   database server. `sqlite://` URLs are accepted too.

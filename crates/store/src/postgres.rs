@@ -6,12 +6,14 @@
 //! list, against a real PostgreSQL.
 
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use aeroplane_protocol::record::GameRecord;
 use futures_util::future::{BoxFuture, FutureExt};
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions, PgRow};
 use sqlx::{Postgres, QueryBuilder, Row};
+use tokio::sync::OnceCell;
 use uuid::Uuid;
 
 use crate::query::{ResultFilter, from_unix_micros};
@@ -47,24 +49,45 @@ const INSERT: &str = "insert into games (id, ruleset, mode, created_at, started_
 #[derive(Clone, Debug)]
 pub struct PostgresStore {
     pool: PgPool,
+    /// Set once the migrations have been applied.
+    migrated: Arc<OnceCell<()>>,
 }
 
 impl PostgresStore {
-    /// Connects to `url` (`postgres://…`) and applies the migrations.
+    /// Connects to `url` (`postgres://…`) and applies the migrations; fails if the database
+    /// cannot be reached now.
     pub async fn connect(url: &str) -> Result<PostgresStore, StoreError> {
+        let store = PostgresStore::connect_lazy(url)?;
+        store.ready().await?;
+        Ok(store)
+    }
+
+    /// A store for `url` that connects only when first used and applies the migrations then,
+    /// so a server can start while the database is down (its outbox keeps the games meanwhile).
+    /// Until the database answers, every operation fails as [`StoreError::Unavailable`] after
+    /// at most a few seconds.
+    pub fn connect_lazy(url: &str) -> Result<PostgresStore, StoreError> {
         let options = PgConnectOptions::from_str(url)
             .map_err(|error| StoreError::Config(format!("DATABASE_URL: {error}")))?;
         let pool = PgPoolOptions::new()
             .max_connections(8)
             .acquire_timeout(ACQUIRE_TIMEOUT)
-            .connect_with(options)
-            .await
-            .map_err(unavailable)?;
-        MIGRATOR
-            .run(&pool)
-            .await
-            .map_err(|error| StoreError::Unavailable(format!("migrations failed: {error}")))?;
-        Ok(PostgresStore { pool })
+            .connect_lazy_with(options);
+        Ok(PostgresStore {
+            pool,
+            migrated: Arc::new(OnceCell::new()),
+        })
+    }
+
+    /// Applies the migrations unless done already.
+    async fn ready(&self) -> Result<(), StoreError> {
+        let migrate = || async {
+            MIGRATOR.run(&self.pool).await.map_err(|error| match error {
+                sqlx::migrate::MigrateError::Execute(error) => unavailable(error),
+                error => StoreError::Unavailable(format!("migrations failed: {error}")),
+            })
+        };
+        self.migrated.get_or_try_init(migrate).await.map(|_| ())
     }
 
     /// Closes every connection of the pool; later operations fail.
@@ -73,6 +96,7 @@ impl PostgresStore {
     }
 
     async fn insert(&self, records: &[GameRecord]) -> Result<Vec<Saved>, StoreError> {
+        self.ready().await?;
         let rows = records
             .iter()
             .map(GameRow::from_record)
@@ -111,6 +135,7 @@ impl PostgresStore {
 
     async fn list_games(&self, query: &GameQuery) -> Result<Vec<GameRecord>, StoreError> {
         let query = query.validate()?;
+        self.ready().await?;
         let mut sql =
             QueryBuilder::<Postgres>::new(format!("select {COLUMNS} from games where true"));
         if let Some(player) = query.player {
@@ -161,6 +186,7 @@ impl GameStore for PostgresStore {
 
     fn get(&self, id: Uuid) -> BoxFuture<'_, Result<Option<GameRecord>, StoreError>> {
         async move {
+            self.ready().await?;
             let row = sqlx::query(&format!("select {COLUMNS} from games where id = $1"))
                 .bind(id)
                 .fetch_optional(&self.pool)
@@ -180,6 +206,7 @@ impl GameStore for PostgresStore {
 
     fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>> {
         async move {
+            self.ready().await?;
             sqlx::query("select 1")
                 .execute(&self.pool)
                 .await

@@ -1,6 +1,6 @@
 //! Opening a store from the configuration.
 
-use aeroplane_store::{GameQuery, StoreError};
+use aeroplane_store::{GameQuery, GameStore, StoreError};
 
 use crate::support::game::{Ending, play};
 
@@ -70,4 +70,39 @@ async fn an_unreachable_postgres_is_unavailable() {
         matches!(error, Some(StoreError::Unavailable(_))),
         "{error:?}"
     );
+}
+
+#[tokio::test]
+async fn a_lazy_postgres_store_starts_while_the_database_is_down_and_fails_fast() {
+    let url = format!(
+        "postgres://postgres@127.0.0.1:{}/postgres",
+        crate::support::closed_port()
+    );
+    let store = aeroplane_store::PostgresStore::connect_lazy(&url).unwrap();
+    let started = std::time::Instant::now();
+    let saved = store.save(&play(1, Ending::Finished)).await;
+    assert!(
+        matches!(saved, Err(StoreError::Unavailable(_))),
+        "{saved:?}"
+    );
+    assert!(matches!(
+        store.ping().await,
+        Err(StoreError::Unavailable(_))
+    ));
+    assert!(started.elapsed() < std::time::Duration::from_secs(15));
+}
+
+#[tokio::test]
+async fn a_lazy_postgres_store_applies_the_migrations_on_first_use() {
+    let Some(admin_url) = crate::support::stores::postgres_url() else {
+        return;
+    };
+    let database = crate::support::stores::TestDatabase::create(&admin_url).await;
+    let store = aeroplane_store::PostgresStore::connect_lazy(&database.url).unwrap();
+    let record = play(2, Ending::Agreed(40));
+    assert_eq!(
+        store.save(&record).await.unwrap(),
+        aeroplane_store::Saved::Inserted
+    );
+    assert_eq!(store.get(record.id).await.unwrap(), Some(record));
 }

@@ -223,3 +223,40 @@ async fn leftover_temporary_and_unreadable_files_do_not_stop_the_outbox() {
     assert_eq!(files(dir.path(), ".tmp"), 0);
     assert!(dir.path().join("corrupt").join("garbage.json").is_file());
 }
+
+#[tokio::test]
+async fn games_wait_on_disk_while_postgres_is_unreachable_and_a_restart_writes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = records(3);
+    {
+        let url = format!(
+            "postgres://postgres@127.0.0.1:{}/postgres",
+            crate::support::closed_port()
+        );
+        let unreachable = Arc::new(aeroplane_store::PostgresStore::connect_lazy(&url).unwrap());
+        let (outbox, task) = Outbox::start(dir.path().into(), unreachable, quick())
+            .await
+            .unwrap();
+        for record in &games {
+            outbox.submit(record.clone()).await.unwrap();
+        }
+        assert_eq!(
+            outbox
+                .flush(Instant::now() + Duration::from_millis(300))
+                .await,
+            Err(3)
+        );
+        drop(outbox);
+        tokio::time::timeout(Duration::from_secs(10), task)
+            .await
+            .unwrap()
+            .unwrap();
+    }
+
+    let store = crate::support::stores::sqlite().await;
+    let (outbox, _task) = Outbox::start(dir.path().into(), Arc::clone(&store.store), quick())
+        .await
+        .unwrap();
+    outbox.flush(in_seconds(10)).await.unwrap();
+    assert_stored_once(&*store.store, &games).await;
+}
