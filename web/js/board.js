@@ -262,7 +262,8 @@ export class BoardView {
     return new Promise((resolve) => {
       const started = performance.now();
       const frame = (now) => {
-        const t = Math.min(1, (now - started) / total);
+        if (!entry.group.isConnected) { resolve(); return; }
+        const t = Math.max(0, Math.min(1, (now - started) / total)); // a frame may predate `started`
         const exact = t * segments;
         const i = Math.min(segments - 1, Math.floor(exact));
         const f = exact - i;

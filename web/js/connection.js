@@ -4,12 +4,15 @@
 const PING_EVERY_MS = 15000;
 const PONG_TIMEOUT_MS = 10000;
 const RETRY_DELAYS_MS = [300, 700, 1500, 3000, 5000];
+// Close codes after which reconnecting would be wrong (docs/protocol.md §6): the room closed,
+// the client broke the protocol, or another connection took this seat with its token.
+const FINAL_CLOSE_CODES = new Set([1000, 4000, 4001]);
 
 export class RoomConnection {
   /**
    * `url`: the room's WebSocket URL. `joinMessage()`: the `join` to send on every connect (it is
    * asked each time, so it carries the latest seat token). `onMessage(message)`: every server
-   * message. `onStatus(status)`: 'connecting', 'open', 'reconnecting' or 'closed'.
+   * message. `onStatus(status)`: 'connecting', 'open', 'reconnecting' or 'closed' (with the close event).
    */
   constructor({ url, joinMessage, onMessage, onStatus }) {
     this.url = url;
@@ -52,8 +55,9 @@ export class RoomConnection {
       if (this.socket !== socket) return;
       this.stopPings();
       this.socket = null;
-      if (this.stopped) {
-        this.onStatus('closed');
+      if (this.stopped || FINAL_CLOSE_CODES.has(event.code)) {
+        this.stopped = true;
+        this.onStatus('closed', event);
         return;
       }
       this.onStatus('reconnecting', event);

@@ -177,13 +177,18 @@ class RoomView {
     return { type: 'join', role: 'spectator', name: savedName() || 'Spectator' };
   }
 
-  connectionStatus(status) {
+  connectionStatus(status, closeEvent) {
     const banner = this.el.banner;
     if (status === 'reconnecting') {
       banner.textContent = 'Connection lost. Reconnecting…';
       banner.hidden = false;
     } else if (status === 'open') {
       banner.hidden = true;
+    } else if (status === 'closed' && closeEvent) {
+      banner.textContent = closeEvent.code === 4001
+        ? 'This seat is now played in another window.'
+        : 'The room has closed.';
+      banner.hidden = false;
     }
     this.connectionState = status;
     if (this.state) this.render();
@@ -215,6 +220,7 @@ class RoomView {
       case 'snapshot':
         this.awaitingSync = false;
         this.setSnapshot(message.snapshot);
+        this.retryAfterSync();
         return;
       case 'error':
         this.error(message);
@@ -262,8 +268,12 @@ class RoomView {
 
   error(message) {
     this.busy = false;
+    const refused = this.pending?.id === message.id ? this.pending.message : null;
+    this.pending = null;
     switch (message.code) {
       case 'stale':
+        this.retry = refused;
+        this.awaitingSync = true;
         this.connection.send({ type: 'sync' });
         break;
       case 'bad_token':
@@ -313,10 +323,29 @@ class RoomView {
   act(message, needsSeen = true) {
     if (!this.connection || !this.state) return;
     const full = needsSeen ? { ...message, seen: this.state.event } : message;
-    if (this.connection.send(full) !== null && needsSeen) {
+    const id = this.connection.send(full);
+    if (id !== null && needsSeen) {
+      this.pending = { id, message };
       this.busy = true;
       this.render();
     }
+  }
+
+  /**
+   * After a `stale` refusal and the snapshot that follows, sends again an action that does not
+   * depend on the board (resign and the draw actions) if it is still allowed; a roll or a move is
+   * left to the player, who now sees the new position.
+   */
+  retryAfterSync() {
+    const retry = this.retry;
+    this.retry = null;
+    if (!retry) return;
+    const allowed = permissions(this.state, this.seat);
+    const still = {
+      resign: allowed.resign, offer_draw: allowed.offerDraw, accept_draw: allowed.answerDraw,
+      decline_draw: allowed.answerDraw, withdraw_draw: allowed.withdrawDraw,
+    }[retry.type];
+    if (still) this.act(retry);
   }
 
   move(plane) {

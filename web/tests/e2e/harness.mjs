@@ -180,9 +180,21 @@ export async function step(page, how = 'button') {
   return action;
 }
 
-/** Plays with every page until one shows the game-over panel or `limit` steps were taken. */
-export async function playUntilOver(pages, { limit = 4000, ways = [], onStep = null } = {}) {
+/** What a page shows, for failure messages. */
+export async function describePage(page) {
+  return page.evaluate(() => {
+    const text = (id) => document.querySelector(`[data-testid=${id}]`)?.innerText ?? '(none)';
+    return `turn: ${text('turn')} | die: ${text('die')} | messages: ${text('messages').split('\n').slice(0, 6).join(' / ')}`;
+  });
+}
+
+/**
+ * Plays with every page until one shows the game-over panel or `limit` steps were taken; fails
+ * when nobody can act for `stallMs`.
+ */
+export async function playUntilOver(pages, { limit = 4000, ways = [], onStep = null, stallMs = 15000 } = {}) {
   let steps = 0;
+  let lastAction = Date.now();
   for (;;) {
     let acted = false;
     for (let i = 0; i < pages.length; i += 1) {
@@ -191,10 +203,17 @@ export async function playUntilOver(pages, { limit = 4000, ways = [], onStep = n
       if (done) {
         acted = true;
         steps += 1;
+        lastAction = Date.now();
         if (onStep) await onStep(steps);
       }
     }
     if (steps >= limit) return steps;
-    if (!acted) await pages[0].waitForTimeout(15);
+    if (!acted) {
+      if (Date.now() - lastAction > stallMs) {
+        const states = await Promise.all(pages.map(describePage));
+        throw new Error(`nobody could act for ${stallMs} ms after ${steps} steps:\n${states.join('\n')}`);
+      }
+      await pages[0].waitForTimeout(15);
+    }
   }
 }
