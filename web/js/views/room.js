@@ -232,6 +232,7 @@ class RoomView {
         break;
     }
     if (typeof message.event !== 'number' || !this.state) return;
+    this.observe(message);
     if (this.awaitingSync || message.event <= this.state.event) return;
     if (message.event !== this.state.event + 1) {
       this.awaitingSync = true;
@@ -239,6 +240,20 @@ class RoomView {
       return;
     }
     await this.event(message);
+  }
+
+  /**
+   * Keeps every roll value this connection received, in event order, as long as it received
+   * every event since before the first roll; a missing event number makes the list unknown.
+   */
+  observe(message) {
+    if (this.observedRolls === null || message.event <= this.lastReceived) return;
+    if (message.event !== this.lastReceived + 1) {
+      this.observedRolls = null;
+      return;
+    }
+    this.lastReceived = message.event;
+    if (message.type === 'rolled') this.observedRolls.push(message.value);
   }
 
   welcome(message) {
@@ -250,7 +265,13 @@ class RoomView {
     }
     this.seat = message.role !== 'player' ? null : message.snapshot.mode === 'local' ? 'both' : message.colour;
     this.awaitingSync = false;
-    if (this.observedRolls === null && message.snapshot.phase === 'waiting') this.observedRolls = [];
+    const first = message.snapshot.event;
+    if (this.observedRolls === null && message.snapshot.phase === 'waiting') {
+      this.observedRolls = [];
+      this.lastReceived = first;
+    } else if (this.observedRolls !== null && first > this.lastReceived) {
+      this.observedRolls = null; // events went by while this client was away
+    }
     if (this.announced === null && message.snapshot.phase === 'waiting') {
       this.announced = message.snapshot.fairness.commitment;
     }
@@ -307,9 +328,7 @@ class RoomView {
       this.el.die.classList.remove('rolling');
       void this.el.die.offsetWidth; // restart the wobble
       this.el.die.classList.add('rolling');
-      this.observedRolls?.push(message.value);
     }
-    if (message.type === 'game_started' && this.observedRolls === null) this.observedRolls = [];
     if (message.type === 'moved') {
       this.board.setState({ planes: before.game.planes });
       await this.board.animate(message.colour, message.plane, message.from, message.to);

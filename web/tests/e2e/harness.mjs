@@ -10,8 +10,6 @@ import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
 
-import { startDevProxy } from './dev-proxy.mjs';
-
 export const WEB_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const REPO = resolve(WEB_DIR, '..');
 
@@ -84,20 +82,11 @@ export async function startServer(env = {}) {
   });
   child.stdout.on('data', (chunk) => output.push(chunk.toString()));
   child.stderr.on('data', (chunk) => output.push(chunk.toString()));
-  const direct = `http://127.0.0.1:${port}`;
-  let url = direct;
-  let proxy = null;
+  const url = `http://127.0.0.1:${port}`;
   try {
-    await waitForHttp(`${direct}/api/games`, child, output);
-    const page = await fetch(`${direct}/`).then((r) => (r.ok ? r.text() : ''), () => '');
-    if (!page.includes('js/app.js')) {
-      if (process.env.E2E_PROXY !== '1') {
-        throw new Error('the server does not serve the browser client at / (see web/SERVING.md); ' +
-          'E2E_PROXY=1 serves web/ through a local proxy for development');
-      }
-      proxy = await startDevProxy(WEB_DIR, direct);
-      url = proxy.url;
-    }
+    await waitForHttp(`${url}/health`, child, output);
+    const page = await fetch(`${url}/`).then((r) => (r.ok ? r.text() : ''), () => '');
+    if (!page.includes('js/app.js')) throw new Error('the server does not serve the browser client at /');
   } catch (error) {
     child.kill('SIGKILL');
     throw error;
@@ -106,7 +95,6 @@ export async function startServer(env = {}) {
     url,
     output,
     async stop() {
-      await proxy?.close();
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
