@@ -239,6 +239,14 @@ export class BoardView {
     el('circle', { cx: point.x, cy: point.y, r: 0.42, class: `target stroke-${colour}` }, this.targetLayer);
   }
 
+  /** Draws attention to one plane for a few seconds (a hint). */
+  flash(colour, plane) {
+    const entry = this.planes.get(`${colour}:${plane}`);
+    if (!entry) return;
+    entry.group.classList.add('hinted');
+    setTimeout(() => entry.group.classList.remove('hinted'), 3000);
+  }
+
   /** The cell a (colour, position) pair is drawn on, for tests and tools. */
   static cellOf(colour, position) {
     return positionCell(colour, position);

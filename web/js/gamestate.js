@@ -10,6 +10,10 @@ export function clone(value) {
 
 /** Applies one room event to a snapshot-shaped state and returns the new state. */
 export function applyEvent(previous, message) {
+  if (message.type === 'undone') {
+    // An undo carries the room as it is now; render it instead of applying anything.
+    return { ...clone(message.snapshot), event: message.event };
+  }
   const state = clone(previous);
   const game = state.game;
   switch (message.type) {

@@ -81,6 +81,8 @@ export function describeEvent(message, state) {
       return [{ text: `${colourName(message.by)} declined the draw${message.implicit ? ' by rolling' : ''}.` }];
     case 'draw_withdrawn':
       return [{ text: `${colourName(message.by)} withdrew the draw offer.` }];
+    case 'undone':
+      return [{ text: `Undo: ${colourName(message.colour)} chooses a plane again (${message.actions} action${message.actions === 1 ? '' : 's'} taken back).`, big: true }];
     case 'game_over':
       return [{ text: `Game over. ${resultText(message.result)}`, big: true }];
     default:

@@ -226,7 +226,8 @@ class RoomView {
         this.error(message);
         return;
       case 'hint':
-        this.log(message.text ?? message.message ?? `Hint: move plane ${Number(message.plane) + 1}.`, true);
+        this.log(`Hint (${message.level}): move plane ${message.plane + 1}${message.explanation ? `, ${message.explanation}` : ''}.`, true);
+        this.board.flash?.(this.state?.game.to_act, message.plane);
         return;
       default:
         break;
@@ -313,6 +314,9 @@ class RoomView {
       case 'unknown_type':
         this.unsupported.add('hint').add('undo');
         this.log('This server does not offer that yet.');
+        break;
+      case 'nothing_to_undo':
+        this.log('There is no move of yours to take back.');
         break;
       default:
         this.log(message.message || message.code, true);
@@ -425,10 +429,10 @@ class RoomView {
     }) : []));
     this.el.resign.hidden = !this.seat || !live;
     this.el.resign.disabled = !allowed.resign;
-    const assisted = state.mode === 'computer' || state.mode === 'local';
-    this.el.hint.hidden = !assisted || !this.seat || this.unsupported.has('hint');
-    this.el.undo.hidden = !assisted || !this.seat || this.unsupported.has('undo');
-    this.el.hint.disabled = !live;
+    // Hints in computer rooms, undo in computer and local rooms (docs/protocol.md).
+    this.el.hint.hidden = state.mode !== 'computer' || !this.seat || this.unsupported.has('hint');
+    this.el.undo.hidden = !['computer', 'local'].includes(state.mode) || !this.seat || this.unsupported.has('undo');
+    this.el.hint.disabled = !allowed.move;
     this.el.undo.disabled = !live || this.busy;
     this.renderDraw(allowed);
     if (state.phase === 'over') this.renderOver();
@@ -460,8 +464,9 @@ class RoomView {
       const seat = state.seats[colour];
       const you = this.seat === colour || this.seat === 'both';
       const toAct = state.phase === 'playing' && state.game.to_act === colour;
-      const conn = !seat ? 'waiting for a player'
-        : state.mode === 'computer' && !you ? 'computer'
+      const computer = state.computer?.colour === colour ? state.computer : null;
+      const conn = computer ? `computer, ${computer.level}`
+        : !seat ? 'waiting for a player'
         : seat.connected ? 'online' : 'disconnected';
       return h('div', {
         class: `player${toAct ? ' to-act' : ''}`, 'data-testid': `player-${colour}`,
@@ -469,7 +474,7 @@ class RoomView {
       },
         h('span', { class: `swatch ${colour}`, 'aria-hidden': 'true' }),
         h('span', { class: 'name' }, `${seat?.name ?? '—'}${you && this.seat !== 'both' ? ' (you)' : ''}`),
-        h('span', { class: `conn${seat && !seat.connected ? ' offline' : ''}`, 'data-testid': `conn-${colour}` }, conn));
+        h('span', { class: `conn${seat && !seat.connected && !computer ? ' offline' : ''}`, 'data-testid': `conn-${colour}` }, conn));
     }));
   }
 

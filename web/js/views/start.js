@@ -34,11 +34,11 @@ export function mountStart(root, go) {
   const fail = (error) => { status.textContent = describeError(error); status.className = 'error-text'; };
   const busy = (text) => { status.textContent = text; status.className = ''; };
 
-  const newRoom = async (options, colour) => {
+  const newRoom = async (options) => {
     busy('Creating the room…');
     try {
       const room = await createRoom(options);
-      go(`/room/${room.id}`, { join: { name: playerName(), client_seed: seedValue(), colour }, wsPath: room.ws_path });
+      go(`/room/${room.id}`, { join: { name: playerName(), client_seed: seedValue() }, wsPath: room.ws_path });
     } catch (error) {
       fail(error);
     }
@@ -90,7 +90,7 @@ export function mountStart(root, go) {
           h('label', { for: 'bot-level' }, 'Level', botLevel),
           h('button', {
             'data-testid': 'play-computer',
-            onclick: () => newRoom({ mode: 'computer', colour: botColour.value, level: botLevel.value }, botColour.value),
+            onclick: () => newRoom({ mode: 'computer', colour: botColour.value, level: botLevel.value }),
           }, 'Play'))),
       card('Same device', 'Two players take turns on this screen.',
         h('button', { 'data-testid': 'play-local', onclick: () => newRoom({ mode: 'local' }) }, 'Start')),

@@ -120,3 +120,17 @@ test('messages name extra rolls, void sixes, no legal move, captures and finishe
   const capture = { ...moved, from: 3, to: 5, finished: false, captures: [{ colour: 'yellow', planes: [2], square: 5 }] };
   assert.match(text(capture), /Capture!/);
 });
+
+test('an undo replaces the state with the snapshot it carries', () => {
+  let s = snapshot();
+  s.phase = 'playing';
+  s.mode = 'computer';
+  const earlier = { ...snapshot(), phase: 'playing', mode: 'computer', event: 3 };
+  earlier.game.phase = { kind: 'awaiting_move', roll: 6, legal: [0, 1, 2, 3] };
+  s = play(s, { type: 'rolled', colour: 'red', value: 6, legal: [0, 1, 2, 3] },
+    { type: 'moved', colour: 'red', plane: 0, from: 'base', to: 0, captures: [], finished: false, extra_roll: true });
+  s = applyEvent(s, { type: 'undone', event: 9, colour: 'red', actions: 1, snapshot: earlier });
+  assert.equal(s.event, 9);
+  assert.deepEqual(s.game.planes.red, ['base', 'base', 'base', 'base']);
+  assert.equal(permissions(s, 'red').move, true);
+});
