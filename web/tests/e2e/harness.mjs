@@ -205,3 +205,18 @@ export async function playUntilOver(pages, { limit = 4000, ways = [], onStep = n
     }
   }
 }
+
+/** Rolls for these pages (others act on their own) until `page` has a plane to choose. */
+export async function untilChoice(page, others = [], { limit = 400 } = {}) {
+  for (let i = 0; i < limit; i += 1) {
+    if ((await page.locator('[data-testid^=move-]:not([disabled])').count()) > 0) return true;
+    const rolled = await page.evaluate(() => {
+      const roll = document.querySelector('[data-testid=roll]');
+      if (roll && !roll.disabled) { roll.click(); return true; }
+      return false;
+    });
+    for (const other of others) await step(other);
+    if (!rolled) await page.waitForTimeout(20);
+  }
+  return false;
+}

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 
-import { REPO, launchBrowser, openPage, playUntilOver, startServer } from './harness.mjs';
+import { REPO, launchBrowser, openPage, playUntilOver, startServer, untilChoice } from './harness.mjs';
 
 let server;
 let browser;
@@ -73,6 +73,7 @@ test('two players play an online room from the invite link to a resignation, wat
 
   // Keep playing until several planes are out, then save the mid-game board for the README.
   await playUntilOver([ann, bob], { limit: 80, ways: ['button', 'button'] });
+  assert.ok(await untilChoice(ann, [bob]), 'Ann gets a plane to choose');
   await ann.waitForTimeout(1200); // let the last move's animation finish
   const shot = process.env.UPDATE_SCREENSHOT ? join(REPO, 'docs', 'screenshot-board.png') : join(REPO, 'target', 'e2e-board.png');
   await ann.screenshot({ path: shot });

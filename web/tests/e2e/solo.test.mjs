@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { launchBrowser, openPage, playUntilOver, startServer } from './harness.mjs';
+import { launchBrowser, openPage, playUntilOver, startServer, untilChoice } from './harness.mjs';
 
 let server;
 let browser;
@@ -42,6 +42,17 @@ test('a game against the computer is played to its end, with the dice verified',
   await page.getByTestId('play-computer').click();
   await page.getByTestId('messages').filter({ hasText: 'You are Yellow' }).waitFor();
   assert.equal(await page.getByTestId('offer-draw').count(), 0, 'no draw offers against the computer');
+  await page.getByTestId('player-red').filter({ hasText: 'computer, easy' }).waitFor();
+
+  // A hint names a legal plane; a move can be taken back.
+  assert.ok(await untilChoice(page), 'a plane choice comes');
+  await page.getByTestId('hint').click();
+  await page.getByTestId('messages').filter({ hasText: /Hint \(easy\): move plane [1-4]/ }).waitFor();
+  const choices = await page.locator('[data-testid^=move-]').count();
+  await page.locator('[data-testid^=move-]').first().click();
+  await page.getByTestId('undo').click();
+  await page.getByTestId('messages').filter({ hasText: /Undo: Yellow chooses a plane again/ }).waitFor();
+  assert.equal(await page.locator('[data-testid^=move-]').count(), choices, 'the same choice is pending again');
   const steps = await playUntilOver([page], { limit: 5000 });
   assert.ok(steps > 10);
   await page.getByTestId('result').filter({ hasText: /wins/ }).waitFor();
@@ -61,6 +72,7 @@ test('a same-device game lets one page play both colours', async (t) => {
   await page.goto('/');
   await page.getByTestId('play-local').click();
   await page.getByTestId('turn').filter({ hasText: 'Red: roll the die.' }).waitFor();
+  assert.equal(await page.getByTestId('hint').isHidden(), true, 'no hints on one device');
   await playUntilOver([page], { limit: 40 });
   await page.getByTestId('resign').click();
   await page.getByTestId('confirm-yes').click();
