@@ -54,7 +54,7 @@ export function mountReplay(root, gameId) {
     });
     const button = (label, testid, onclick, aria) =>
       h('button', { 'data-testid': testid, 'aria-label': aria, onclick }, label);
-    const play = button('▶ Play', 'replay-play', () => (timer ? stop() : autoplay()), 'Autoplay');
+    const play = button('Play', 'replay-play', () => (timer ? stop() : autoplay()), 'Autoplay');
     const show = (next) => {
       index = Math.max(0, Math.min(steps.length - 1, next));
       const step = steps[index];
@@ -69,16 +69,16 @@ export function mountReplay(root, gameId) {
       position.textContent = `Step ${index} of ${steps.length - 1}`;
       caption.textContent = describeAction(step.action);
       slider.value = String(index);
-      play.textContent = timer ? '⏸ Pause' : '▶ Play';
+      play.textContent = timer ? 'Pause' : 'Play';
     };
     const autoplay = () => {
       if (index >= steps.length - 1) show(0);
       timer = setInterval(() => {
         if (index >= steps.length - 1) stop();
         else show(index + 1);
-        play.textContent = timer ? '⏸ Pause' : '▶ Play';
+        play.textContent = timer ? 'Pause' : 'Play';
       }, AUTOPLAY_MS);
-      play.textContent = '⏸ Pause';
+      play.textContent = 'Pause';
     };
     const check = h('div', { class: 'fairness', 'data-testid': 'fairness' });
     const players = record.players;
@@ -98,11 +98,11 @@ export function mountReplay(root, gameId) {
           h('p', {}, `${record.mode} game · ${record.rolls} rolls · ${record.moves} moves · ended ${new Date(record.ended_at).toLocaleString()}`)),
         h('section', {},
           h('div', { class: 'replay-controls', role: 'toolbar', 'aria-label': 'Replay controls' },
-            button('⏮', 'replay-start', () => { stop(); show(0); }, 'Jump to start'),
-            button('◀', 'replay-back', () => { stop(); show(index - 1); }, 'Step back'),
+            button('|◀ Start', 'replay-start', () => { stop(); show(0); }, 'Jump to start'),
+            button('◀ Back', 'replay-back', () => { stop(); show(index - 1); }, 'Step back'),
             play,
-            button('▶|', 'replay-forward', () => { stop(); show(index + 1); }, 'Step forward'),
-            button('⏭', 'replay-end', () => { stop(); show(steps.length - 1); }, 'Jump to end')),
+            button('Forward ▶', 'replay-forward', () => { stop(); show(index + 1); }, 'Step forward'),
+            button('End ▶|', 'replay-end', () => { stop(); show(steps.length - 1); }, 'Jump to end')),
           slider, position, caption),
         h('section', {}, h('h3', {}, 'Fairness check'), check),
         h('p', {}, h('a', { href: '#/' }, 'Back to the start page')))));

@@ -430,8 +430,8 @@ class RoomView {
     this.el.resign.hidden = !this.seat || !live;
     this.el.resign.disabled = !allowed.resign;
     // Hints in computer rooms, undo in computer and local rooms (docs/protocol.md).
-    this.el.hint.hidden = state.mode !== 'computer' || !this.seat || this.unsupported.has('hint');
-    this.el.undo.hidden = !['computer', 'local'].includes(state.mode) || !this.seat || this.unsupported.has('undo');
+    this.el.hint.hidden = state.mode !== 'computer' || !this.seat || !live || this.unsupported.has('hint');
+    this.el.undo.hidden = !['computer', 'local'].includes(state.mode) || !this.seat || !live || this.unsupported.has('undo');
     this.el.hint.disabled = !allowed.move;
     this.el.undo.disabled = !live || this.busy;
     this.renderDraw(allowed);

@@ -44,8 +44,14 @@ test('two players play an online room from the invite link to a resignation, wat
   await waitForTurnText(ann, /Waiting for the second player/);
   assert.equal(await ann.getByTestId('roll').isDisabled(), true);
 
-  // Yellow opens the link and takes the free seat.
+  // Yellow opens the link and takes the free seat. Its WebSockets pass through a route, so the
+  // test can cut the line later as a network drop would.
   const bob = await openPage(browser, server.url, errors, 'bob');
+  const bobLines = [];
+  await bob.routeWebSocket(/\/ws\/rooms\//, (ws) => {
+    const upstream = ws.connectToServer();
+    bobLines.push({ ws, upstream });
+  });
   await bob.goto(inviteLink);
   await bob.locator('#join-name').fill('Bob');
   await bob.getByTestId('take-seat').click();
@@ -82,7 +88,18 @@ test('two players play an online room from the invite link to a resignation, wat
   await bob.waitForTimeout(300);
   assert.deepEqual(await planePositions(eve), await planePositions(ann));
 
-  // Bob reloads (a dropped connection): the seat token in sessionStorage reclaims his seat.
+  // Bob's line drops: his page opens a new WebSocket and is back in his seat with its token.
+  const line = bobLines.at(-1);
+  line.upstream.close({ code: 1011, reason: 'test drop' });
+  line.ws.close({ code: 1011, reason: 'test drop' });
+  for (let i = 0; i < 100 && bobLines.length < 2; i += 1) await bob.waitForTimeout(50);
+  assert.equal(bobLines.length, 2, 'Bob opened one new WebSocket');
+  await bob.getByTestId('messages').locator('li').first().filter({ hasText: /You are Yellow|is connected/ }).waitFor();
+  await bob.getByTestId('connection-banner').waitFor({ state: 'hidden' });
+  await ann.getByTestId('conn-yellow').filter({ hasText: 'online' }).waitFor();
+  assert.deepEqual(await planePositions(bob), await planePositions(ann));
+
+  // Bob reloads the page: the seat token in sessionStorage reclaims his seat again.
   await bob.reload();
   await bob.getByTestId('messages').filter({ hasText: 'You are Yellow' }).waitFor();
   assert.deepEqual(await planePositions(bob), await planePositions(ann));
@@ -137,5 +154,29 @@ test('two players play an online room from the invite link to a resignation, wat
   await visitor.getByTestId('result').filter({ hasText: 'Red wins: Yellow resigned.' }).waitFor();
   await visitor.getByTestId('fairness-result').filter({ hasText: /verified/i }).waitFor();
 
+  assert.deepEqual(errors, [], 'no browser console errors');
+});
+
+test('quick match pairs two visitors in a new room', async () => {
+  const one = await openPage(browser, server.url, errors, 'quick-1');
+  const two = await openPage(browser, server.url, errors, 'quick-2');
+  for (const [page, name] of [[one, 'Quinn'], [two, 'Rae']]) {
+    await page.goto('/');
+    await page.getByTestId('name').fill(name);
+  }
+  await Promise.all([one.getByTestId('quick-match').click(), two.getByTestId('quick-match').click()]);
+  await one.waitForURL(/#\/room\//);
+  await two.waitForURL(/#\/room\//);
+  assert.equal(one.url().split('#')[1], two.url().split('#')[1], 'both are in the same room');
+  await Promise.all([one, two].map((page) => page.getByTestId('turn').filter({ hasText: /roll/ }).waitFor()));
+  const turns = await Promise.all([one, two].map((page) => page.getByTestId('turn').innerText()));
+  assert.equal(turns.filter((t) => t.startsWith('Your turn')).length, 1, 'exactly one of them is Red');
+  await playUntilOver([one, two], { limit: 10 });
+
+  // One closes the page: the other sees the opponent disconnected (the seat is held for a while).
+  const twoColour = (await two.locator('.player', { hasText: '(you)' }).getAttribute('data-testid')).slice(7);
+  await two.context().close();
+  await one.getByTestId(`conn-${twoColour}`).filter({ hasText: 'disconnected' }).waitFor();
+  await one.getByTestId('messages').filter({ hasText: /lost the connection; the seat is held for \d+ s/ }).waitFor();
   assert.deepEqual(errors, [], 'no browser console errors');
 });
