@@ -134,8 +134,8 @@ export async function openPage(browser, baseURL, errors, label, options = {}) {
 
 /**
  * Takes one step for this page if it may act: rolls, or moves a legal plane. `how` picks the way
- * a plane is chosen: 'button' (the move list), 'board' (click the plane in the SVG) or 'key'
- * (press its number). Returns what it did, or null.
+ * a plane is chosen: 'button' (the move list), 'board' (click the plane in the SVG), 'focus'
+ * (focus the plane in the SVG, as Tab does, and press Enter) or 'key' (press its number). Returns what it did, or null.
  */
 export async function step(page, how = 'button') {
   const action = await page.evaluate(() => {
@@ -154,7 +154,10 @@ export async function step(page, how = 'button') {
   });
   if (action?.kind !== 'move') return action;
   try {
-    if (how === 'board') {
+    if (how === 'focus') {
+      await page.locator(`.plane.legal[data-plane="${action.plane}"]`).focus({ timeout: 2000 });
+      await page.keyboard.press('Enter');
+    } else if (how === 'board') {
       const plane = page.locator(`.plane.legal[data-plane="${action.plane}"]`);
       await plane.click({ timeout: 2000, force: true });
     } else if (how === 'key') {

@@ -78,7 +78,7 @@ test('two players play an online room from the invite link to a resignation, wat
   assert.equal(await ann.getByTestId('offer-draw').isDisabled(), true);
 
   // Keep playing until several planes are out, then save the mid-game board for the README.
-  await playUntilOver([ann, bob], { limit: 80, ways: ['button', 'button'] });
+  await playUntilOver([ann, bob], { limit: 80, ways: ['focus', 'button'] });
   assert.ok(await untilChoice(ann, [bob]), 'Ann gets a plane to choose');
   await ann.waitForTimeout(1200); // let the last move's animation finish
   const shot = process.env.UPDATE_SCREENSHOT ? join(REPO, 'docs', 'screenshot-board.png') : join(REPO, 'target', 'e2e-board.png');
@@ -178,5 +178,32 @@ test('quick match pairs two visitors in a new room', async () => {
   await two.context().close();
   await one.getByTestId(`conn-${twoColour}`).filter({ hasText: 'disconnected' }).waitFor();
   await one.getByTestId('messages').filter({ hasText: /lost the connection; the seat is held for \d+ s/ }).waitFor();
+  assert.deepEqual(errors, [], 'no browser console errors');
+});
+
+test('a draw offer can be withdrawn, and an accepted one ends the game as a draw', async () => {
+  const ann = await openPage(browser, server.url, errors, 'draw-ann');
+  await ann.goto('/');
+  await ann.getByTestId('name').fill('Dana');
+  await ann.getByTestId('create-room').click();
+  const inviteLink = await ann.getByTestId('invite-link').inputValue();
+  const bob = await openPage(browser, server.url, errors, 'draw-bob');
+  await bob.goto(inviteLink);
+  await bob.getByTestId('take-seat').click();
+  await waitForTurnText(ann, /Your turn/);
+
+  await ann.getByTestId('offer-draw').click();
+  await ann.getByTestId('withdraw-draw').click();
+  await bob.getByTestId('messages').filter({ hasText: 'Red withdrew the draw offer' }).waitFor();
+  assert.equal(await bob.getByTestId('accept-draw').count(), 0);
+  assert.equal(await ann.getByTestId('offer-draw').isDisabled(), true, 'Red waits for a turn of Yellow');
+
+  await bob.getByTestId('offer-draw').click();
+  await ann.getByTestId('accept-draw').click();
+  for (const page of [ann, bob]) {
+    await page.getByTestId('result').filter({ hasText: 'Draw (draw agreed).' }).waitFor();
+    await page.getByTestId('fairness-result').filter({ hasText: /verified/i }).waitFor();
+    assert.equal(await page.getByTestId('fairness-result').getAttribute('data-verified'), 'true');
+  }
   assert.deepEqual(errors, [], 'no browser console errors');
 });
