@@ -69,10 +69,12 @@ export async function startServer(env = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'aeroplane-e2e-'));
   mkdirSync(join(dataDir, 'data'), { recursive: true });
   const output = [];
+  const inherited = { ...process.env };
+  delete inherited.DATABASE_URL; // finished games go to the SQLite file in the fresh data folder
   const child = spawn(binary, [], {
     cwd: dataDir,
     env: {
-      ...process.env,
+      ...inherited,
       AEROPLANE_LISTEN: `127.0.0.1:${port}`,
       AEROPLANE_DATA_DIR: join(dataDir, 'data'),
       RUST_LOG: process.env.RUST_LOG || 'warn',

@@ -10,7 +10,8 @@ let server;
 let browser;
 
 before(async () => {
-  server = await startServer();
+  // The computer normally pauses before each action so people can follow; tests need no pause.
+  server = await startServer({ AEROPLANE_BOT_PACE_MS: '20' });
   browser = await launchBrowser();
 });
 
