@@ -59,6 +59,7 @@ class RoomView {
       invite: $('section', { class: 'invite', hidden: true, 'data-testid': 'invite' }),
       players: $('div', { class: 'players', 'aria-label': 'Players' }),
       turn: $('p', { class: 'turn', 'aria-live': 'polite', 'data-testid': 'turn' }),
+      announce: $('p', { class: 'announce', role: 'status', 'data-testid': 'announce' }),
       die: $('div', { class: 'die', 'aria-label': 'Die', 'data-testid': 'die' }, '–'),
       roll: $('button', {
         id: 'roll', class: 'primary', disabled: true, 'aria-keyshortcuts': 'R', 'data-testid': 'roll',
@@ -86,8 +87,10 @@ class RoomView {
           $('section', {}, $('h2', {}, 'Players'), this.el.players),
           $('section', {},
             this.el.turn,
+            this.el.announce,
             $('div', { class: 'dice-row' }, this.el.die, this.el.roll),
-            this.el.moves),
+            this.el.moves,
+            $('p', { class: 'keys' }, 'Keys: R rolls, 1–4 move a plane, Tab and Enter pick one on the board.')),
           this.el.over,
           $('section', {}, this.el.actions, this.el.draw),
           $('section', {}, $('h2', {}, 'Messages'), this.el.log))),
@@ -328,6 +331,7 @@ class RoomView {
     this.busy = false;
     const before = this.state;
     if (message.type === 'rolled') {
+      this.el.announce.textContent = ''; // a new roll makes the last announcement old news
       this.el.die.textContent = String(message.value);
       this.el.die.classList.remove('rolling');
       void this.el.die.offsetWidth; // restart the wobble
@@ -399,6 +403,12 @@ class RoomView {
 
   log(text, big = false) {
     this.el.log.prepend(h('li', { class: big ? 'big' : '' }, text));
+    if (big) {
+      // The latest notable event (extra roll, void six, no move, capture, finish) stays in view.
+      this.el.announce.textContent = text;
+      clearTimeout(this.announceTimer);
+      this.announceTimer = setTimeout(() => { this.el.announce.textContent = ''; }, 4000);
+    }
     while (this.el.log.children.length > 60) this.el.log.lastChild.remove();
   }
 
