@@ -1,0 +1,234 @@
+//! Prometheus metrics, recorded with the `metrics` facade and rendered at `GET /metrics`.
+//!
+//! The recorder is process-wide (the `metrics` facade has one global recorder), so it is
+//! installed once, by the first server a process starts. Counters and gauges kept by rooms are
+//! updated where things happen; the outbox depth and the room inboxes are read when scraped.
+//!
+//! | metric | type | labels |
+//! |---|---|---|
+//! | `aeroplane_connections` | gauge | `role` = `player` \| `spectator` (joined WebSockets) |
+//! | `aeroplane_rooms` | gauge | `state` = `waiting` \| `playing` \| `over` |
+//! | `aeroplane_games_started_total` | counter | `mode` |
+//! | `aeroplane_games_finished_total` | counter | `mode`, `reason` |
+//! | `aeroplane_actions_total` | counter | `kind` (`roll`, `move`, `resign`, …); rate = actions/s |
+//! | `aeroplane_protocol_errors_total` | counter | `code` (every `error` message sent) |
+//! | `aeroplane_store_write_seconds` | histogram | `outcome` = `ok` \| `error` |
+//! | `aeroplane_outbox_depth` | gauge | finished games waiting for the store |
+//! | `aeroplane_room_inbox_queued` | gauge | `stat` = `max` \| `total`: messages waiting in room inboxes |
+//! | `aeroplane_rooms_restored_total` | counter | live games rebuilt from journals at start |
+
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+use aeroplane_protocol::record::{GameRecord, Mode};
+use aeroplane_protocol::snapshot::RoomPhase;
+use aeroplane_rules::Action;
+use aeroplane_store::{GameQuery, GameStore, Saved, StoreError};
+use futures_util::future::{BoxFuture, FutureExt};
+use metrics::{counter, gauge, histogram};
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use uuid::Uuid;
+
+/// Store write latency buckets, in seconds.
+const WRITE_BUCKETS: [f64; 12] = [
+    0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0,
+];
+
+/// The process's Prometheus recorder, installed on first use.
+pub fn handle() -> &'static PrometheusHandle {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    HANDLE.get_or_init(|| {
+        let recorder = PrometheusBuilder::new()
+            .set_buckets_for_metric(
+                Matcher::Full("aeroplane_store_write_seconds".to_owned()),
+                &WRITE_BUCKETS,
+            )
+            .expect("the buckets are not empty")
+            .build_recorder();
+        let handle = recorder.handle();
+        if metrics::set_global_recorder(recorder).is_err() {
+            tracing::warn!("another metrics recorder is installed; /metrics stays empty");
+        }
+        describe();
+        handle
+    })
+}
+
+fn describe() {
+    metrics::describe_gauge!(
+        "aeroplane_connections",
+        "Joined WebSocket connections by role."
+    );
+    metrics::describe_gauge!("aeroplane_rooms", "Open rooms by state.");
+    metrics::describe_counter!("aeroplane_games_started_total", "Games started, by mode.");
+    metrics::describe_counter!(
+        "aeroplane_games_finished_total",
+        "Games finished, by mode and reason."
+    );
+    metrics::describe_counter!("aeroplane_actions_total", "Accepted game actions, by kind.");
+    metrics::describe_counter!(
+        "aeroplane_protocol_errors_total",
+        "Error messages sent to clients, by code."
+    );
+    metrics::describe_histogram!(
+        "aeroplane_store_write_seconds",
+        metrics::Unit::Seconds,
+        "Latency of writing finished games to the store."
+    );
+    metrics::describe_gauge!(
+        "aeroplane_outbox_depth",
+        "Finished games on local disk waiting for the store."
+    );
+    metrics::describe_gauge!(
+        "aeroplane_room_inbox_queued",
+        "Messages waiting in room inboxes (max over rooms, and total)."
+    );
+    metrics::describe_counter!(
+        "aeroplane_rooms_restored_total",
+        "Live games rebuilt from their journals at start-up."
+    );
+}
+
+/// What a room looked like at one moment, to turn changes into metric updates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RoomView {
+    /// The room's phase, or `None` before it opened and after it closed.
+    pub phase: Option<RoomPhase>,
+    /// Joined player connections.
+    pub players: usize,
+    /// Joined spectator connections.
+    pub spectators: usize,
+    /// The length of the action log.
+    pub actions: usize,
+    /// Why the game ended, once it has.
+    pub ended: Option<&'static str>,
+}
+
+/// Records what changed in a room between `before` and `after`.
+pub fn room_changed(mode: Mode, before: RoomView, after: RoomView, new_actions: &[Action]) {
+    if before.phase != after.phase {
+        if let Some(phase) = before.phase {
+            gauge!("aeroplane_rooms", "state" => phase_name(phase)).decrement(1.0);
+        }
+        if let Some(phase) = after.phase {
+            gauge!("aeroplane_rooms", "state" => phase_name(phase)).increment(1.0);
+        }
+        if after.phase == Some(RoomPhase::Playing) {
+            counter!("aeroplane_games_started_total", "mode" => mode.as_str()).increment(1);
+        }
+        if after.phase == Some(RoomPhase::Over)
+            && let Some(reason) = after.ended
+        {
+            counter!("aeroplane_games_finished_total", "mode" => mode.as_str(), "reason" => reason)
+                .increment(1);
+        }
+    }
+    let players = after.players as f64 - before.players as f64;
+    if players != 0.0 {
+        gauge!("aeroplane_connections", "role" => "player").increment(players);
+    }
+    let spectators = after.spectators as f64 - before.spectators as f64;
+    if spectators != 0.0 {
+        gauge!("aeroplane_connections", "role" => "spectator").increment(spectators);
+    }
+    for action in new_actions {
+        counter!("aeroplane_actions_total", "kind" => action_kind(action)).increment(1);
+    }
+}
+
+/// Records an `error` sent to a client.
+pub fn protocol_error(code: &'static str) {
+    counter!("aeroplane_protocol_errors_total", "code" => code).increment(1);
+}
+
+/// Records a game rebuilt from its journal.
+pub fn room_restored() {
+    counter!("aeroplane_rooms_restored_total").increment(1);
+}
+
+/// Sets the gauges that are read at scrape time.
+pub fn scraped(outbox_depth: usize, inbox_max: usize, inbox_total: usize) {
+    gauge!("aeroplane_outbox_depth").set(outbox_depth as f64);
+    gauge!("aeroplane_room_inbox_queued", "stat" => "max").set(inbox_max as f64);
+    gauge!("aeroplane_room_inbox_queued", "stat" => "total").set(inbox_total as f64);
+}
+
+fn phase_name(phase: RoomPhase) -> &'static str {
+    match phase {
+        RoomPhase::Waiting => "waiting",
+        RoomPhase::Playing => "playing",
+        RoomPhase::Over => "over",
+    }
+}
+
+/// The metric label of an action.
+pub fn action_kind(action: &Action) -> &'static str {
+    match action {
+        Action::Roll { .. } => "roll",
+        Action::Move { .. } => "move",
+        Action::Resign { .. } => "resign",
+        Action::OfferDraw { .. } => "offer_draw",
+        Action::AcceptDraw { .. } => "accept_draw",
+        Action::DeclineDraw { .. } => "decline_draw",
+        Action::WithdrawDraw { .. } => "withdraw_draw",
+        Action::Forfeit { .. } => "forfeit",
+    }
+}
+
+/// A [`GameStore`] that times every write.
+pub struct MeteredStore {
+    inner: Arc<dyn GameStore>,
+}
+
+impl MeteredStore {
+    /// Wraps `inner`.
+    pub fn new(inner: Arc<dyn GameStore>) -> MeteredStore {
+        MeteredStore { inner }
+    }
+}
+
+fn timed<T>(started: Instant, result: &Result<T, StoreError>) {
+    let outcome = if result.is_ok() { "ok" } else { "error" };
+    histogram!("aeroplane_store_write_seconds", "outcome" => outcome)
+        .record(started.elapsed().as_secs_f64());
+}
+
+impl GameStore for MeteredStore {
+    fn save<'a>(&'a self, record: &'a GameRecord) -> BoxFuture<'a, Result<Saved, StoreError>> {
+        async move {
+            let started = Instant::now();
+            let result = self.inner.save(record).await;
+            timed(started, &result);
+            result
+        }
+        .boxed()
+    }
+
+    fn save_batch<'a>(
+        &'a self,
+        records: &'a [GameRecord],
+    ) -> BoxFuture<'a, Result<Vec<Saved>, StoreError>> {
+        async move {
+            let started = Instant::now();
+            let result = self.inner.save_batch(records).await;
+            timed(started, &result);
+            result
+        }
+        .boxed()
+    }
+
+    fn get(&self, id: Uuid) -> BoxFuture<'_, Result<Option<GameRecord>, StoreError>> {
+        self.inner.get(id)
+    }
+
+    fn list<'a>(
+        &'a self,
+        query: &'a GameQuery,
+    ) -> BoxFuture<'a, Result<Vec<GameRecord>, StoreError>> {
+        self.inner.list(query)
+    }
+
+    fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.inner.ping()
+    }
+}
