@@ -1,0 +1,196 @@
+//! The deployment files, checked without a Docker engine: `docker-compose.yml` parses and has
+//! what an operator needs, and it and the `Dockerfile` reference only settings, files and
+//! commands that exist. (`.ci/docker-steps` runs the Dockerfile's build and run steps outside
+//! Docker.) When a `docker` client with the compose plugin is installed, `docker compose
+//! config` validates the file as well.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_yaml_ng::Value;
+
+/// The build command of the Dockerfile, which `.ci/docker-steps` runs too.
+const BUILD: &str = "cargo build --release --locked -p aeroplane-server --bin aeroplane-server";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(root().join(path)).unwrap_or_else(|error| panic!("{path}: {error}"))
+}
+
+fn compose() -> Value {
+    serde_yaml_ng::from_str(&read("docker-compose.yml")).expect("docker-compose.yml is YAML")
+}
+
+fn get<'a>(value: &'a Value, path: &str) -> &'a Value {
+    path.split('.').fold(value, |value, key| {
+        value
+            .get(key)
+            .unwrap_or_else(|| panic!("docker-compose.yml lacks `{path}` (at `{key}`)"))
+    })
+}
+
+fn text(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        Value::Sequence(items) => items.iter().map(text).collect::<Vec<_>>().join(" "),
+        other => serde_yaml_ng::to_string(other).unwrap(),
+    }
+}
+
+/// The `--help` text of the real binary (names every setting and its variable).
+fn help() -> String {
+    let output = Command::new(crate::child::server_binary())
+        .arg("--help")
+        .output()
+        .expect("the server binary runs");
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn the_compose_file_runs_postgres_and_the_server_with_health_checks() {
+    let compose = compose();
+    let db = get(&compose, "services.db");
+    assert!(text(get(db, "image")).starts_with("postgres:"));
+    assert!(text(get(db, "healthcheck.test")).contains("pg_isready"));
+    let db_volume = text(get(db, "volumes"));
+    let (volume, _) = db_volume.split_once(':').expect("a named volume mount");
+    get(&compose, &format!("volumes.{volume}"));
+
+    let server = get(&compose, "services.server");
+    assert_eq!(text(get(server, "build")), ".");
+    assert_eq!(
+        text(get(server, "depends_on.db.condition")),
+        "service_healthy"
+    );
+    let database_url = text(get(server, "environment.DATABASE_URL"));
+    assert!(
+        database_url.starts_with("${DATABASE_URL"),
+        "taken from the environment: {database_url}"
+    );
+    assert!(
+        database_url.contains("postgres://") && database_url.contains("@db:5432/"),
+        "{database_url}"
+    );
+    let healthcheck = text(get(server, "healthcheck.test"));
+    assert!(
+        healthcheck.contains("aeroplane-server probe") && healthcheck.contains("/readyz"),
+        "{healthcheck}"
+    );
+    assert!(!text(get(server, "restart")).is_empty());
+    let listen = text(get(server, "environment.AEROPLANE_LISTEN"));
+    let port = listen.rsplit(':').next().unwrap();
+    let ports = text(get(server, "ports"));
+    assert!(
+        ports.ends_with(&format!(":{port}")),
+        "{ports} publishes the listening port {port}"
+    );
+    assert!(
+        healthcheck.contains(&format!(":{port}/")),
+        "the healthcheck probes port {port}"
+    );
+    let server_volume = text(get(server, "volumes"));
+    let (volume, mount) = server_volume.split_once(':').unwrap();
+    get(&compose, &format!("volumes.{volume}"));
+    assert_eq!(
+        mount,
+        text(get(server, "environment.AEROPLANE_DATA_DIR")),
+        "the data directory is the volume"
+    );
+}
+
+#[test]
+fn compose_and_dockerfile_use_only_settings_the_server_has() {
+    let help = help();
+    let files = read("docker-compose.yml") + &read("Dockerfile");
+    let mut names: Vec<&str> = files
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|word| word.starts_with("AEROPLANE_") && *word != "AEROPLANE_PORT")
+        .collect();
+    names.push("DATABASE_URL");
+    for name in names {
+        assert!(
+            help.contains(&format!("[env: {name}")),
+            "`{name}` is no setting of aeroplane-server"
+        );
+    }
+    for value in ["json", "probe"] {
+        assert!(help.contains(value));
+    }
+}
+
+#[test]
+fn the_dockerfile_builds_and_runs_what_ci_checks() {
+    let dockerfile = read("Dockerfile");
+    assert!(
+        dockerfile.contains(BUILD),
+        "the Dockerfile builds with `{BUILD}`"
+    );
+    assert!(
+        read(".ci/docker-steps").contains(BUILD),
+        ".ci/docker-steps runs the same build"
+    );
+    assert!(
+        read(".ci/run").contains(".ci/docker-steps"),
+        "CI runs the Docker steps"
+    );
+    let stages = dockerfile
+        .lines()
+        .filter(|line| line.starts_with("FROM "))
+        .count();
+    assert!(stages >= 2, "a multi-stage build");
+    let user = dockerfile
+        .lines()
+        .filter_map(|line| line.strip_prefix("USER "))
+        .next_back()
+        .expect("a USER line");
+    assert!(
+        user.trim() != "root" && user.trim() != "0",
+        "runs as a non-root user"
+    );
+    assert!(dockerfile.contains("HEALTHCHECK") && dockerfile.contains("/readyz"));
+    // What the build copies and embeds exists; what it must not copy is ignored.
+    for needed in [
+        "Cargo.toml",
+        "Cargo.lock",
+        "crates/server",
+        "migrations",
+        "web/index.html",
+    ] {
+        assert!(root().join(needed).exists(), "{needed}");
+    }
+    let ignore = read(".dockerignore");
+    for ignored in ["target/", ".git/"] {
+        assert!(
+            ignore.lines().any(|line| line.trim() == ignored),
+            ".dockerignore lacks {ignored}"
+        );
+    }
+}
+
+#[test]
+fn docker_compose_config_accepts_the_file_when_docker_is_installed() {
+    let available = Command::new("docker")
+        .args(["compose", "version"])
+        .output()
+        .is_ok_and(|output| output.status.success());
+    if !available {
+        eprintln!(
+            "*** no `docker compose` on this machine: checked docker-compose.yml as YAML only ***"
+        );
+        return;
+    }
+    let output = Command::new("docker")
+        .args(["compose", "-f"])
+        .arg(Path::new(&root()).join("docker-compose.yml"))
+        .args(["config", "--quiet"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
