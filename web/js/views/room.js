@@ -11,6 +11,7 @@ import { confirmDialog, h } from '../dom.js';
 import { applyEvent, destination, permissions } from '../gamestate.js';
 import { colourName, describeEvent } from '../messages.js';
 import { showGameOver } from './game-over.js';
+import { drawControls, inviteSection, playerRows } from './room-panels.js';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -451,41 +452,13 @@ class RoomView {
   renderInvite() {
     const show = this.state.phase === 'waiting' && this.state.mode === 'online';
     this.el.invite.hidden = !show;
-    if (!show || this.el.invite.childElementCount > 0) return;
-    const link = `${location.origin}${location.pathname}#/room/${this.roomId}`;
-    const input = h('input', { readonly: true, value: link, 'aria-label': 'Invite link', 'data-testid': 'invite-link' });
-    this.el.invite.append(
-      h('h2', {}, 'Invite a friend'),
-      h('p', {}, 'Send this link; whoever opens it takes the free seat (later visitors watch).'),
-      input,
-      h('div', { class: 'row' },
-        h('button', {
-          onclick: async () => {
-            input.select();
-            try { await navigator.clipboard.writeText(link); this.log('Invite link copied.'); } catch { /* selected instead */ }
-          },
-        }, 'Copy link')),
-    );
+    if (show && this.el.invite.childElementCount === 0) {
+      this.el.invite.append(...inviteSection(this.roomId, (text) => this.log(text)));
+    }
   }
 
   renderPlayers() {
-    const state = this.state;
-    this.el.players.replaceChildren(...['red', 'yellow'].map((colour) => {
-      const seat = state.seats[colour];
-      const you = this.seat === colour || this.seat === 'both';
-      const toAct = state.phase === 'playing' && state.game.to_act === colour;
-      const computer = state.computer?.colour === colour ? state.computer : null;
-      const conn = computer ? `computer, ${computer.level}`
-        : !seat ? 'waiting for a player'
-        : seat.connected ? 'online' : 'disconnected';
-      return h('div', {
-        class: `player${toAct ? ' to-act' : ''}`, 'data-testid': `player-${colour}`,
-        'aria-label': `${colourName(colour)}: ${seat?.name ?? 'free seat'}, ${conn}${toAct ? ', to act' : ''}`,
-      },
-        h('span', { class: `swatch ${colour}`, 'aria-hidden': 'true' }),
-        h('span', { class: 'name' }, `${seat?.name ?? '—'}${you && this.seat !== 'both' ? ' (you)' : ''}`),
-        h('span', { class: `conn${seat && !seat.connected && !computer ? ' offline' : ''}`, 'data-testid': `conn-${colour}` }, conn));
-    }));
+    this.el.players.replaceChildren(...playerRows(this.state, this.seat));
   }
 
   renderTurn(allowed) {
@@ -507,26 +480,7 @@ class RoomView {
   }
 
   renderDraw(allowed) {
-    const offer = this.state.game.draw.offer;
-    const buttons = [];
-    if (allowed.offerDraw || (this.seat && this.seat !== 'both' && this.state.mode === 'online' && !offer && this.state.phase === 'playing')) {
-      buttons.push(h('button', {
-        'data-testid': 'offer-draw', disabled: !allowed.offerDraw,
-        title: allowed.offerDraw ? null : 'You may offer again once your opponent’s turn has ended.',
-        onclick: () => this.act({ type: 'offer_draw' }),
-      }, 'Offer a draw'));
-    }
-    if (allowed.answerDraw) {
-      buttons.push(h('span', { role: 'status' }, `${colourName(offer)} offers a draw.`),
-        h('button', { 'data-testid': 'accept-draw', onclick: () => this.act({ type: 'accept_draw' }) }, 'Accept draw'),
-        h('button', { 'data-testid': 'decline-draw', onclick: () => this.act({ type: 'decline_draw' }) }, 'Decline'));
-    }
-    if (allowed.withdrawDraw) {
-      buttons.push(h('span', { role: 'status' }, 'You offered a draw.'),
-        h('button', { 'data-testid': 'withdraw-draw', onclick: () => this.act({ type: 'withdraw_draw' }) }, 'Withdraw offer'));
-    }
-    if (!this.seat && offer) buttons.push(h('span', {}, `${colourName(offer)} offers a draw.`));
-    this.el.draw.replaceChildren(...buttons);
+    this.el.draw.replaceChildren(...drawControls(this.state, this.seat, allowed, (type) => this.act({ type })));
   }
 
   renderOver() {
