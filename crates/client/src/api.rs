@@ -1,5 +1,10 @@
 //! The server's HTTP API: stored games (and, with the protocol, rooms).
 
+use std::net::IpAddr;
+
+use aeroplane_protocol::api::{
+    CreateRoom, GameList, QuickMatchRequest, QuickMatched, Replay, RoomCreated, RoomStatus,
+};
 use aeroplane_protocol::record::GameRecord;
 use uuid::Uuid;
 
@@ -39,13 +44,25 @@ pub struct Api {
 impl Api {
     /// An API handle for the server at `base` (`http://host:port`, no path).
     pub fn new(base: &str) -> Result<Api, ApiError> {
+        Api::with_local_address(base, None)
+    }
+
+    /// An API handle whose connections leave from `local` (one of several loopback addresses).
+    pub fn with_local_address(base: &str, local: Option<IpAddr>) -> Result<Api, ApiError> {
         let base = base.trim_end_matches('/');
         if !(base.starts_with("http://") || base.starts_with("https://")) {
             return Err(ApiError::BadServerUrl(base.to_owned()));
         }
+        let http = reqwest::Client::builder()
+            .local_address(local)
+            .build()
+            .map_err(|source| ApiError::Transport {
+                url: base.to_owned(),
+                source,
+            })?;
         Ok(Api {
             base: base.to_owned(),
-            http: reqwest::Client::new(),
+            http,
         })
     }
 
@@ -54,21 +71,72 @@ impl Api {
         &self.base
     }
 
+    /// Opens a new online room (`POST /api/rooms`).
+    pub async fn create_room(&self) -> Result<RoomCreated, ApiError> {
+        self.post_json("/api/rooms", &CreateRoom::default()).await
+    }
+
+    /// A room's public status (`GET /api/rooms/{id}`).
+    pub async fn room(&self, id: Uuid) -> Result<RoomStatus, ApiError> {
+        self.get_json(&format!("/api/rooms/{id}")).await
+    }
+
+    /// Waits for the next other player and returns a seat in a new room (`POST /api/quick-match`).
+    pub async fn quick_match(
+        &self,
+        name: &str,
+        client_seed: Option<&str>,
+    ) -> Result<QuickMatched, ApiError> {
+        let request = QuickMatchRequest {
+            name: name.to_owned(),
+            client_seed: client_seed.map(str::to_owned),
+        };
+        self.post_json("/api/quick-match", &request).await
+    }
+
     /// The stored record of the finished game `id` (`GET /api/games/{id}`).
     pub async fn game(&self, id: Uuid) -> Result<GameRecord, ApiError> {
         self.get_json(&format!("/api/games/{id}")).await
     }
 
-    pub(crate) async fn get_json<T: serde::de::DeserializeOwned>(
+    /// Finished games, newest first (`GET /api/games`); `query` pairs are among `player`,
+    /// `result`, `limit` and `before`.
+    pub async fn games(&self, query: &[(&str, String)]) -> Result<GameList, ApiError> {
+        let url = format!("{}/api/games", self.base);
+        let request = self.http.get(&url).query(query);
+        Self::answer(url, request).await
+    }
+
+    /// Every position of a finished game (`GET /api/games/{id}/replay`).
+    pub async fn replay(&self, id: Uuid) -> Result<Replay, ApiError> {
+        self.get_json(&format!("/api/games/{id}/replay")).await
+    }
+
+    async fn get_json<T: serde::de::DeserializeOwned>(&self, path: &str) -> Result<T, ApiError> {
+        let url = format!("{}{path}", self.base);
+        let request = self.http.get(&url);
+        Self::answer(url, request).await
+    }
+
+    async fn post_json<T: serde::de::DeserializeOwned>(
         &self,
         path: &str,
+        body: &impl serde::Serialize,
     ) -> Result<T, ApiError> {
         let url = format!("{}{path}", self.base);
+        let request = self.http.post(&url).json(body);
+        Self::answer(url, request).await
+    }
+
+    async fn answer<T: serde::de::DeserializeOwned>(
+        url: String,
+        request: reqwest::RequestBuilder,
+    ) -> Result<T, ApiError> {
         let transport = |source| ApiError::Transport {
             url: url.clone(),
             source,
         };
-        let response = self.http.get(&url).send().await.map_err(transport)?;
+        let response = request.send().await.map_err(transport)?;
         let status = response.status();
         if !status.is_success() {
             let body = response.text().await.unwrap_or_default();

@@ -2,12 +2,19 @@
 //!
 //! - [`verify_record`]: check a finished game's dice and moves without trusting the server.
 //! - [`render`]: the board as text for a terminal.
-//! - [`Api`]: the server's HTTP API (rooms, stored games).
+//! - [`Api`]: the server's HTTP API (rooms, quick match, stored games).
+//! - [`Client`]: a WebSocket connection to one room: join as a player or spectator, typed
+//!   messages, actions with `seen` filled in, [`Client::wait_my_turn`], automatic reconnection
+//!   with the seat token.
+//! - [`loadtest`]: many rooms of two bot clients each, with round-trip histograms.
 #![forbid(unsafe_code)]
 
 mod api;
+mod client;
+pub mod loadtest;
 pub mod render;
 mod verify;
 
 pub use api::{Api, ApiError};
+pub use client::{Client, ClientError, ConnectOptions, Turn, is_rate_limited, room_url, ws_url};
 pub use verify::{VerifyError, VerifyReport, verify_record};

@@ -11,8 +11,9 @@
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 
+use aeroplane_protocol::server::ServerMessage;
 use aeroplane_rules::board::LAST_RING_PROGRESS;
-use aeroplane_rules::{Colour, Game, Phase, Plane, Position, RingIndex};
+use aeroplane_rules::{Colour, Game, PassReason, Phase, Plane, PlaneSet, Position, RingIndex};
 
 /// The board's side in squares.
 const SIDE: usize = 15;
@@ -140,6 +141,77 @@ pub fn status_line(game: &Game) -> String {
             None => format!("game over: draw ({})", outcome.reason.as_str()),
         },
     }
+}
+
+/// One room event in words, e.g. `Red rolled a 6 (planes 0, 1 may move)`; `None` for answers
+/// that are not room events (`welcome`, `pong`, ...).
+pub fn describe(message: &ServerMessage) -> Option<String> {
+    let planes = |set: PlaneSet| {
+        set.iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let text = match message {
+        ServerMessage::PlayerConnected(m) => format!("{} sits down as {}", m.name, m.colour),
+        ServerMessage::PlayerDisconnected(m) => {
+            format!(
+                "{} lost the connection; the seat is held {} s",
+                m.colour,
+                m.grace_ms / 1000
+            )
+        }
+        ServerMessage::GameStarted(_) => "the game starts: Red rolls first".to_owned(),
+        ServerMessage::Rolled(m) if m.legal.is_empty() => {
+            format!("{} rolled a {}", m.colour, m.value)
+        }
+        ServerMessage::Rolled(m) => {
+            format!(
+                "{} rolled a {} (may move {})",
+                m.colour,
+                m.value,
+                planes(m.legal)
+            )
+        }
+        ServerMessage::Moved(m) => {
+            let mut text = match m.from {
+                Position::Base => format!("{} deploys plane {}", m.colour, m.plane),
+                _ => format!("{} moves plane {}", m.colour, m.plane),
+            };
+            for capture in &m.captures {
+                let _ = write!(
+                    text,
+                    ", capturing {}'s plane {} on square {}",
+                    capture.colour,
+                    planes(capture.planes),
+                    capture.square
+                );
+            }
+            if m.finished {
+                text.push_str(", which reaches the finish");
+            }
+            if m.extra_roll {
+                text.push_str("; rolls again");
+            }
+            text
+        }
+        ServerMessage::TurnPassed(m) => match m.reason {
+            PassReason::Normal => format!("{}'s turn", m.to),
+            PassReason::NoLegalMove => format!("no plane can move: {}'s turn", m.to),
+            PassReason::VoidThirdSix => format!("a third six is void: {}'s turn", m.to),
+        },
+        ServerMessage::DrawOffered(m) => format!("{} offers a draw", m.by),
+        ServerMessage::DrawAccepted(m) => format!("{} accepts the draw", m.by),
+        ServerMessage::DrawDeclined(m) => format!("{} declines the draw", m.by),
+        ServerMessage::DrawWithdrawn(m) => format!("{} withdraws the draw offer", m.by),
+        ServerMessage::GameOver(m) => match m.result.winner {
+            Some(winner) => format!("game over: {winner} wins ({})", m.result.reason.as_str()),
+            None => format!("game over: draw ({})", m.result.reason.as_str()),
+        },
+        // Answers to one connection, and events of kinds newer than this client.
+        _ => return None,
+    };
+    Some(text)
 }
 
 /// What a square is when no plane stands on it.

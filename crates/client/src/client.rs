@@ -1,0 +1,747 @@
+//! A WebSocket connection to one room, with typed messages, the room's state kept in step, the
+//! `seen` event number filled in for every action, and automatic reconnection with the seat token.
+//!
+//! A background task owns the socket: it writes what the [`Client`] queues, reads frames into a
+//! channel, and when the socket drops it reconnects and joins again (with the seat token, so the
+//! seat is reclaimed). The [`Client`] itself holds the room's state as the messages it has handed
+//! out describe it, so `seen` is always the last event the caller has seen, never a newer one.
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use aeroplane_protocol::client::{Act, ClientMessage, Join, MovePlane, Request, Role};
+use aeroplane_protocol::error::{CloseCode, ErrorCode};
+use aeroplane_protocol::record::ResultRecord;
+use aeroplane_protocol::server::{ErrorMessage, ServerMessage, Welcome};
+use aeroplane_protocol::snapshot::{FairnessView, Snapshot};
+use aeroplane_rules::{Action, Colour, Die, EndReason, Forfeit, Game, Phase, Plane, PlaneSet};
+use futures_util::{SinkExt as _, StreamExt as _};
+use tokio::net::{TcpSocket, TcpStream};
+use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode as WsCloseCode;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use uuid::Uuid;
+
+/// How a client connects: reconnection policy and the local address to connect from.
+#[derive(Clone, Debug)]
+pub struct ConnectOptions {
+    /// Bind the client's socket to this local address first (e.g. one of several `127.0.0.x`
+    /// addresses, to use more ephemeral ports than one address has).
+    pub bind: Option<IpAddr>,
+    /// How many times in a row to try reconnecting after the socket drops; 0 turns it off.
+    pub reconnect_attempts: u32,
+    /// The wait before the first reconnection attempt; it doubles after each failure, up to 5 s.
+    pub reconnect_delay: Duration,
+}
+
+impl Default for ConnectOptions {
+    fn default() -> Self {
+        ConnectOptions {
+            bind: None,
+            reconnect_attempts: 8,
+            reconnect_delay: Duration::from_millis(100),
+        }
+    }
+}
+
+/// Why the client could not do what was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// The URL is not a `ws://`/`wss://` (or `http://`/`https://`) URL with a host.
+    #[error("`{0}` is not a usable server URL")]
+    BadUrl(String),
+    /// The WebSocket could not be opened.
+    #[error("failed to connect to {url}: {source}")]
+    Connect {
+        /// The URL.
+        url: String,
+        /// Why.
+        source: Box<tokio_tungstenite::tungstenite::Error>,
+    },
+    /// The connection is gone for good (closed by the server, or reconnecting failed).
+    #[error("the connection closed{}", match .code { Some(code) => format!(" ({code}: {})", .reason), None => String::new() })]
+    Closed {
+        /// The WebSocket close code, if the server sent one.
+        code: Option<u16>,
+        /// The close reason text (e.g. `room_closed`, `replaced`).
+        reason: String,
+    },
+    /// The server refused the request.
+    #[error("the server refused: {} ({})", .0.code, .0.message)]
+    Refused(ErrorMessage),
+    /// An action needs a seat, but this client joined as a spectator or not at all.
+    #[error("this client has no seat")]
+    NoSeat,
+}
+
+/// What the player of this client must do now, as [`Client::wait_my_turn`] reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// Roll the die.
+    Roll,
+    /// Choose one of `legal` for the pending `roll`.
+    Move {
+        /// The value rolled.
+        roll: Die,
+        /// The planes that may move.
+        legal: PlaneSet,
+    },
+    /// The game is over.
+    Over(ResultRecord),
+}
+
+/// A connection to one room. See the module documentation.
+pub struct Client {
+    commands: mpsc::UnboundedSender<Command>,
+    messages: mpsc::UnboundedReceiver<Incoming>,
+    next_id: u64,
+    state: RoomState,
+}
+
+/// The room as the messages handed out so far describe it.
+#[derive(Clone, Debug, Default)]
+struct RoomState {
+    room_id: Option<Uuid>,
+    colour: Option<Colour>,
+    token: Option<String>,
+    joined: bool,
+    seen: u64,
+    game: Game,
+    fairness: Option<FairnessView>,
+    result: Option<ResultRecord>,
+    resyncing: bool,
+    /// The request id of an action sent and not yet answered by an event or an error.
+    in_flight: Option<u64>,
+}
+
+enum Command {
+    Send(ClientMessage),
+    /// Remember the join, to send it again after a reconnect.
+    Join(Join),
+    /// Drop the socket as a network failure would, and reconnect.
+    Drop,
+    Close,
+}
+
+enum Incoming {
+    Message(Box<ServerMessage>),
+    Closed { code: Option<u16>, reason: String },
+}
+
+impl Client {
+    /// Opens a WebSocket to `url`: a room's `ws://host:port/ws/rooms/{id}` URL (see
+    /// [`room_url`]). Nothing is joined yet.
+    pub async fn connect(url: &str) -> Result<Client, ClientError> {
+        Client::connect_with(url, ConnectOptions::default()).await
+    }
+
+    /// Like [`Client::connect`], with options.
+    pub async fn connect_with(url: &str, options: ConnectOptions) -> Result<Client, ClientError> {
+        let socket = open(url, options.bind).await?;
+        let (commands, command_rx) = mpsc::unbounded_channel();
+        let (message_tx, messages) = mpsc::unbounded_channel();
+        let task = Connection {
+            url: url.to_owned(),
+            options,
+            join: None,
+            commands: command_rx,
+            messages: message_tx,
+        };
+        tokio::spawn(task.run(socket));
+        let room_id = url.rsplit('/').next().and_then(|id| id.parse().ok());
+        let state = RoomState {
+            room_id,
+            ..RoomState::default()
+        };
+        Ok(Client {
+            commands,
+            messages,
+            next_id: 1,
+            state,
+        })
+    }
+
+    /// Takes a seat: any free one, or `colour`. Returns the `welcome` (with the seat token).
+    pub async fn join_player(
+        &mut self,
+        name: &str,
+        colour: Option<Colour>,
+        client_seed: Option<&str>,
+    ) -> Result<Welcome, ClientError> {
+        self.join(Join {
+            id: None,
+            role: Role::Player,
+            name: name.to_owned(),
+            colour,
+            token: None,
+            client_seed: client_seed.map(str::to_owned),
+        })
+        .await
+    }
+
+    /// Reclaims a seat with its token (e.g. one from a quick match or an earlier connection).
+    pub async fn join_with_token(
+        &mut self,
+        name: &str,
+        token: &str,
+    ) -> Result<Welcome, ClientError> {
+        self.join(Join {
+            id: None,
+            role: Role::Player,
+            name: name.to_owned(),
+            colour: None,
+            token: Some(token.to_owned()),
+            client_seed: None,
+        })
+        .await
+    }
+
+    /// Watches the room as a spectator.
+    pub async fn join_spectator(&mut self, name: &str) -> Result<Welcome, ClientError> {
+        self.join(Join {
+            id: None,
+            role: Role::Spectator,
+            name: name.to_owned(),
+            colour: None,
+            token: None,
+            client_seed: None,
+        })
+        .await
+    }
+
+    /// Sends `join` and waits for its answer; room events that arrive first are applied.
+    pub async fn join(&mut self, mut join: Join) -> Result<Welcome, ClientError> {
+        let id = self.request_id();
+        join.id = Some(id);
+        self.command(Command::Join(join))?;
+        loop {
+            match self.next_message().await? {
+                ServerMessage::Welcome(welcome) if welcome.id == Some(id) => return Ok(welcome),
+                ServerMessage::Error(error) if error.id == Some(id) => {
+                    return Err(ClientError::Refused(error));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The next message from the server, with the client's state already updated by it.
+    ///
+    /// After a reconnect the next message is a fresh `welcome`. A gap in event numbers makes the
+    /// client ask for a snapshot; the events are still handed out. Cancel-safe.
+    pub async fn next_message(&mut self) -> Result<ServerMessage, ClientError> {
+        match self.messages.recv().await {
+            Some(Incoming::Message(message)) => {
+                self.observe(&message);
+                Ok(*message)
+            }
+            Some(Incoming::Closed { code, reason }) => Err(ClientError::Closed { code, reason }),
+            None => Err(ClientError::Closed {
+                code: None,
+                reason: String::new(),
+            }),
+        }
+    }
+
+    /// Reads messages until this client's seat must act (or the game is over).
+    pub async fn wait_my_turn(&mut self) -> Result<Turn, ClientError> {
+        loop {
+            if let Some(turn) = self.my_turn() {
+                return Ok(turn);
+            }
+            self.next_message().await?;
+        }
+    }
+
+    /// What this client's seat must do now, if anything (`None` on the opponent's turn, before
+    /// the game starts, while an action of ours awaits its answer, while resyncing, and for
+    /// spectators).
+    pub fn my_turn(&self) -> Option<Turn> {
+        let state = &self.state;
+        if let Some(result) = state.result {
+            return Some(Turn::Over(result));
+        }
+        let colour = state.colour?;
+        if !state.joined
+            || state.resyncing
+            || state.in_flight.is_some()
+            || state.fairness_started().is_none()
+        {
+            return None;
+        }
+        if state.game.to_act() != colour {
+            return None;
+        }
+        match state.game.phase() {
+            Phase::AwaitingRoll => Some(Turn::Roll),
+            Phase::AwaitingMove { roll, legal } => Some(Turn::Move { roll, legal }),
+            Phase::Over(outcome) => Some(Turn::Over(ResultRecord {
+                winner: outcome.winner,
+                reason: outcome.reason,
+            })),
+        }
+    }
+
+    /// Rolls the die. Returns the request id, which an `error` answer would carry.
+    pub fn roll(&mut self) -> Result<u64, ClientError> {
+        self.act(|id, seen| ClientMessage::Roll(Act { id, seen }))
+    }
+
+    /// Moves `plane` for the pending roll.
+    pub fn move_plane(&mut self, plane: Plane) -> Result<u64, ClientError> {
+        self.act(|id, seen| ClientMessage::Move(MovePlane { id, seen, plane }))
+    }
+
+    /// Resigns; the opponent wins.
+    pub fn resign(&mut self) -> Result<u64, ClientError> {
+        self.act(|id, seen| ClientMessage::Resign(Act { id, seen }))
+    }
+
+    /// Offers a draw.
+    pub fn offer_draw(&mut self) -> Result<u64, ClientError> {
+        self.act(|id, seen| ClientMessage::OfferDraw(Act { id, seen }))
+    }
+
+    /// Accepts the opponent's standing draw offer.
+    pub fn accept_draw(&mut self) -> Result<u64, ClientError> {
+        self.act(|id, seen| ClientMessage::AcceptDraw(Act { id, seen }))
+    }
+
+    /// Declines the opponent's standing draw offer.
+    pub fn decline_draw(&mut self) -> Result<u64, ClientError> {
+        self.act(|id, seen| ClientMessage::DeclineDraw(Act { id, seen }))
+    }
+
+    /// Withdraws this seat's standing draw offer.
+    pub fn withdraw_draw(&mut self) -> Result<u64, ClientError> {
+        self.act(|id, seen| ClientMessage::WithdrawDraw(Act { id, seen }))
+    }
+
+    /// Sends `ping`; the server answers `pong` with the same id.
+    pub fn ping(&mut self) -> Result<u64, ClientError> {
+        let id = self.request_id();
+        self.command(Command::Send(ClientMessage::Ping(Request { id: Some(id) })))?;
+        Ok(id)
+    }
+
+    /// Asks for a fresh snapshot.
+    pub fn sync(&mut self) -> Result<u64, ClientError> {
+        let id = self.request_id();
+        self.state.resyncing = true;
+        self.command(Command::Send(ClientMessage::Sync(Request { id: Some(id) })))?;
+        Ok(id)
+    }
+
+    /// Leaves the room and closes the connection (a seat is held for the grace period).
+    pub fn leave(self) {
+        let _ = self
+            .commands
+            .send(Command::Send(ClientMessage::Leave(Request { id: None })));
+        let _ = self.commands.send(Command::Close);
+    }
+
+    /// Closes the connection without a `leave`.
+    pub fn close(self) {
+        let _ = self.commands.send(Command::Close);
+    }
+
+    /// Drops the socket without a close frame, as a network failure would; the client then
+    /// reconnects and rejoins with its seat token like after any drop (for tests and demos).
+    pub fn drop_connection(&self) {
+        let _ = self.commands.send(Command::Drop);
+    }
+
+    /// The position as far as this client has seen.
+    pub fn game(&self) -> &Game {
+        &self.state.game
+    }
+
+    /// This client's seat, if it has one.
+    pub fn colour(&self) -> Option<Colour> {
+        self.state.colour
+    }
+
+    /// The seat token, once a `welcome` gave one.
+    pub fn token(&self) -> Option<&str> {
+        self.state.token.as_deref()
+    }
+
+    /// The room's id, from the URL or the last snapshot.
+    pub fn room_id(&self) -> Option<Uuid> {
+        self.state.room_id
+    }
+
+    /// The number of the last room event handed out (the `seen` of the next action).
+    pub fn seen(&self) -> u64 {
+        self.state.seen
+    }
+
+    /// The dice commitment and seeds as far as they are public.
+    pub fn fairness(&self) -> Option<&FairnessView> {
+        self.state.fairness.as_ref()
+    }
+
+    /// How the game ended, once it has.
+    pub fn result(&self) -> Option<ResultRecord> {
+        self.state.result
+    }
+
+    fn act(
+        &mut self,
+        make: impl FnOnce(Option<u64>, u64) -> ClientMessage,
+    ) -> Result<u64, ClientError> {
+        if self.state.colour.is_none() {
+            return Err(ClientError::NoSeat);
+        }
+        let id = self.request_id();
+        self.command(Command::Send(make(Some(id), self.state.seen)))?;
+        self.state.in_flight = Some(id);
+        Ok(id)
+    }
+
+    fn request_id(&mut self) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    fn command(&self, command: Command) -> Result<(), ClientError> {
+        self.commands
+            .send(command)
+            .map_err(|_| ClientError::Closed {
+                code: None,
+                reason: String::new(),
+            })
+    }
+
+    /// Updates the state from one message handed out to the caller.
+    fn observe(&mut self, message: &ServerMessage) {
+        let answered = match message {
+            // A rate-limited message is refused before it is read, so the refusal has no id.
+            ServerMessage::Error(error) => {
+                error.id == self.state.in_flight || is_rate_limited(error.code)
+            }
+            ServerMessage::Welcome(_) | ServerMessage::Snapshot(_) => true,
+            other => other.event().is_some_and(|event| event > self.state.seen),
+        };
+        if answered {
+            self.state.in_flight = None;
+        }
+        match message {
+            ServerMessage::Welcome(welcome) => {
+                self.state.joined = true;
+                if welcome.role == Role::Player {
+                    self.state.colour = welcome.colour;
+                    self.state.token.clone_from(&welcome.token);
+                }
+                self.state.take_snapshot(&welcome.snapshot);
+            }
+            ServerMessage::Snapshot(snapshot) => self.state.take_snapshot(&snapshot.snapshot),
+            ServerMessage::Error(error) if error.code == ErrorCode::Stale => {
+                // Our view is behind the room's: catch up.
+                let _ = self.sync();
+            }
+            _ => {}
+        }
+        let Some(event) = message.event() else { return };
+        if self.state.resyncing || event <= self.state.seen {
+            return;
+        }
+        if event != self.state.seen + 1 || !self.state.apply(message) {
+            let _ = self.sync();
+            return;
+        }
+        self.state.seen = event;
+    }
+}
+
+impl RoomState {
+    fn take_snapshot(&mut self, snapshot: &Snapshot) {
+        self.room_id = Some(snapshot.room_id);
+        self.seen = snapshot.event;
+        self.game = snapshot.game;
+        self.fairness = Some(snapshot.fairness.clone());
+        self.result = snapshot.result;
+        self.resyncing = false;
+    }
+
+    /// The game has started once both client seeds are fixed.
+    fn fairness_started(&self) -> Option<()> {
+        let fairness = self.fairness.as_ref()?;
+        (fairness.red_seed.is_some() && fairness.yellow_seed.is_some()).then_some(())
+    }
+
+    /// Applies one room event to the position. `false` means the client must resync: the views
+    /// diverged, or the event is of a kind this client does not apply itself (a newer protocol's).
+    fn apply(&mut self, message: &ServerMessage) -> bool {
+        let action = match message {
+            ServerMessage::GameStarted(started) => {
+                if let Some(fairness) = self.fairness.as_mut() {
+                    fairness.red_seed = Some(started.red_seed.clone());
+                    fairness.yellow_seed = Some(started.yellow_seed.clone());
+                }
+                return true;
+            }
+            ServerMessage::Rolled(rolled) => Action::Roll {
+                colour: rolled.colour,
+                value: rolled.value,
+            },
+            ServerMessage::Moved(moved) => Action::Move {
+                colour: moved.colour,
+                plane: moved.plane,
+            },
+            ServerMessage::DrawOffered(draw) => Action::OfferDraw { colour: draw.by },
+            ServerMessage::DrawAccepted(draw) => Action::AcceptDraw { colour: draw.by },
+            ServerMessage::DrawWithdrawn(draw) => Action::WithdrawDraw { colour: draw.by },
+            ServerMessage::DrawDeclined(declined) if !declined.implicit => Action::DeclineDraw {
+                colour: declined.by,
+            },
+            ServerMessage::GameOver(over) => {
+                self.result = Some(over.result);
+                if let Some(fairness) = self.fairness.as_mut() {
+                    fairness.server_seed = Some(over.server_seed.clone());
+                }
+                if self.game.is_over() {
+                    return true;
+                }
+                let loser = over.result.winner.map(Colour::opponent);
+                match (over.result.reason, loser) {
+                    (EndReason::Resigned, Some(loser)) => Action::Resign { colour: loser },
+                    (EndReason::Abandoned, Some(loser)) => Action::Forfeit {
+                        colour: loser,
+                        reason: Forfeit::Abandoned,
+                    },
+                    (EndReason::Timeout, Some(loser)) => Action::Forfeit {
+                        colour: loser,
+                        reason: Forfeit::Timeout,
+                    },
+                    // Finished and agreed games ended through the move or acceptance before.
+                    _ => return true,
+                }
+            }
+            // Seat changes, implicit declines (made by a roll) and turn passes (made by a roll or
+            // a move) change nothing the rules track separately.
+            ServerMessage::PlayerConnected(_)
+            | ServerMessage::PlayerDisconnected(_)
+            | ServerMessage::DrawDeclined(_)
+            | ServerMessage::TurnPassed(_) => return true,
+            _ => return false,
+        };
+        self.game.apply(action).is_ok()
+    }
+}
+
+/// Whether the server refused a message for coming too fast (`rate_limited`).
+pub fn is_rate_limited(code: ErrorCode) -> bool {
+    // By name: the code is newer than some servers this client talks to.
+    code.as_str() == "rate_limited"
+}
+
+/// The WebSocket URL of room `room` on the server whose HTTP base is `server`
+/// (`http://127.0.0.1:8080` → `ws://127.0.0.1:8080/ws/rooms/{room}`).
+pub fn room_url(server: &str, room: Uuid) -> String {
+    ws_url(server, &format!("/ws/rooms/{room}"))
+}
+
+/// The WebSocket URL of `path` on the server whose HTTP base is `server`.
+pub fn ws_url(server: &str, path: &str) -> String {
+    let server = server.trim_end_matches('/');
+    let base = if let Some(rest) = server.strip_prefix("https://") {
+        format!("wss://{rest}")
+    } else if let Some(rest) = server.strip_prefix("http://") {
+        format!("ws://{rest}")
+    } else {
+        server.to_owned()
+    };
+    format!("{base}{path}")
+}
+
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// Opens the WebSocket, from `bind` when given.
+async fn open(url: &str, bind: Option<IpAddr>) -> Result<Socket, ClientError> {
+    let connect_error = |source| ClientError::Connect {
+        url: url.to_owned(),
+        source: Box::new(source),
+    };
+    let Some(bind) = bind else {
+        let (socket, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .map_err(connect_error)?;
+        return Ok(socket);
+    };
+    let authority = url
+        .split_once("://")
+        .and_then(|(_, rest)| rest.split('/').next())
+        .ok_or_else(|| ClientError::BadUrl(url.to_owned()))?;
+    let mut addrs = tokio::net::lookup_host(authority)
+        .await
+        .map_err(|error| connect_error(error.into()))?;
+    let addr = addrs
+        .next()
+        .ok_or_else(|| ClientError::BadUrl(url.to_owned()))?;
+    let socket = if addr.is_ipv4() {
+        TcpSocket::new_v4()
+    } else {
+        TcpSocket::new_v6()
+    }
+    .map_err(|error| connect_error(error.into()))?;
+    socket
+        .bind((bind, 0).into())
+        .map_err(|error| connect_error(error.into()))?;
+    let stream = socket
+        .connect(addr)
+        .await
+        .map_err(|error| connect_error(error.into()))?;
+    stream
+        .set_nodelay(true)
+        .map_err(|error| connect_error(error.into()))?;
+    // Binding is for load tests on loopback addresses: plain `ws://` only.
+    if !url.starts_with("ws://") {
+        return Err(ClientError::BadUrl(url.to_owned()));
+    }
+    let (socket, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(stream))
+        .await
+        .map_err(connect_error)?;
+    Ok(socket)
+}
+
+/// The background task that owns the socket.
+struct Connection {
+    url: String,
+    options: ConnectOptions,
+    join: Option<Join>,
+    commands: mpsc::UnboundedReceiver<Command>,
+    messages: mpsc::UnboundedSender<Incoming>,
+}
+
+/// How one socket's life ended.
+enum Ended {
+    /// The client asked to close, or dropped.
+    ByClient,
+    /// The server closed for good (room closed, seat replaced, shutting down).
+    Final { code: Option<u16>, reason: String },
+    /// The socket dropped: try again.
+    Dropped { code: Option<u16>, reason: String },
+}
+
+impl Connection {
+    async fn run(mut self, mut socket: Socket) {
+        loop {
+            let (code, reason) = match self.serve(&mut socket).await {
+                Ended::ByClient => {
+                    let _ = socket.close(None).await;
+                    return;
+                }
+                Ended::Final { code, reason } => {
+                    let _ = self.messages.send(Incoming::Closed { code, reason });
+                    return;
+                }
+                Ended::Dropped { code, reason } => (code, reason),
+            };
+            match self.reconnect().await {
+                Some(fresh) => socket = fresh,
+                None => {
+                    let _ = self.messages.send(Incoming::Closed { code, reason });
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Pumps frames both ways until the socket or the client is done.
+    async fn serve(&mut self, socket: &mut Socket) -> Ended {
+        loop {
+            tokio::select! {
+                command = self.commands.recv() => {
+                    let message = match command {
+                        None | Some(Command::Close) => return Ended::ByClient,
+                        Some(Command::Drop) => {
+                            return Ended::Dropped { code: None, reason: "dropped by the client".into() };
+                        }
+                        Some(Command::Join(join)) => {
+                            let message = ClientMessage::Join(join.clone());
+                            self.join = Some(join);
+                            message
+                        }
+                        Some(Command::Send(message)) => message,
+                    };
+                    if socket.send(Message::text(message.to_json())).await.is_err() {
+                        return Ended::Dropped { code: None, reason: "send failed".into() };
+                    }
+                }
+                frame = socket.next() => {
+                    let text = match frame {
+                        Some(Ok(Message::Text(text))) => text,
+                        Some(Ok(Message::Close(frame))) => return closed(frame.map(|f| (f.code, f.reason.to_string()))),
+                        Some(Ok(_)) => continue,
+                        Some(Err(error)) => return Ended::Dropped { code: None, reason: error.to_string() },
+                        None => return Ended::Dropped { code: None, reason: "end of stream".into() },
+                    };
+                    let Ok(message) = ServerMessage::from_json(&text) else {
+                        tracing::warn!(frame = %text, "unreadable frame from the server");
+                        continue;
+                    };
+                    if let (ServerMessage::Welcome(welcome), Some(join)) = (&message, self.join.as_mut()) {
+                        // Rejoining later must reclaim this seat, not take a new one.
+                        if welcome.token.is_some() {
+                            join.token.clone_from(&welcome.token);
+                        }
+                    }
+                    if self.messages.send(Incoming::Message(Box::new(message))).is_err() {
+                        return Ended::ByClient;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Opens a new socket and sends the remembered join again, with backoff.
+    async fn reconnect(&mut self) -> Option<Socket> {
+        let mut delay = self.options.reconnect_delay;
+        for _ in 0..self.options.reconnect_attempts {
+            tokio::time::sleep(delay).await;
+            delay = (delay * 2).min(Duration::from_secs(5));
+            let Ok(mut socket) = open(&self.url, self.options.bind).await else {
+                continue;
+            };
+            if let Some(join) = &self.join {
+                let rejoin = ClientMessage::Join(join.clone());
+                if socket.send(Message::text(rejoin.to_json())).await.is_err() {
+                    continue;
+                }
+            }
+            return Some(socket);
+        }
+        None
+    }
+}
+
+/// Sorts a close frame into final (do not reconnect) or dropped.
+fn closed(frame: Option<(WsCloseCode, String)>) -> Ended {
+    let Some((code, reason)) = frame else {
+        return Ended::Dropped {
+            code: None,
+            reason: "closed without a code".into(),
+        };
+    };
+    let code = u16::from(code);
+    let final_codes = [
+        CloseCode::RoomClosed,
+        CloseCode::Replaced,
+        CloseCode::ShuttingDown,
+    ]
+    .map(CloseCode::code);
+    if final_codes.contains(&code) {
+        Ended::Final {
+            code: Some(code),
+            reason,
+        }
+    } else {
+        Ended::Dropped {
+            code: Some(code),
+            reason,
+        }
+    }
+}

@@ -1,0 +1,290 @@
+//! The client library and the CLI against a real server, started in-process on a free port with
+//! an in-memory store.
+
+use std::process::Output;
+use std::sync::Arc;
+use std::time::Duration;
+
+use aeroplane_client::loadtest::{self, LoadConfig, Progress};
+use aeroplane_client::{Api, Client, ClientError, Turn, room_url, verify_record};
+use aeroplane_protocol::client::Role;
+use aeroplane_protocol::error::ErrorCode;
+use aeroplane_protocol::record::GameRecord;
+use aeroplane_protocol::server::ServerMessage;
+use aeroplane_rules::Colour;
+use aeroplane_server::{Config, RunningServer};
+use aeroplane_store::MemoryStore;
+use clap::Parser as _;
+use uuid::Uuid;
+
+struct TestServer {
+    running: RunningServer,
+    url: String,
+    _data: tempfile::TempDir,
+}
+
+/// A server on a free port with its own data directory and an in-memory store. Its abuse limits
+/// (messages per second, connections and rooms per address) are lifted, as for a load test:
+/// the bots here act as fast as the server answers.
+async fn spawn_server() -> TestServer {
+    let data = tempfile::tempdir().unwrap();
+    let dir = data.path().to_str().unwrap();
+    let unlimited = "1000000";
+    let config = Config::try_parse_from([
+        "aeroplane-server",
+        "--listen",
+        "127.0.0.1:0",
+        "--data-dir",
+        dir,
+        "--ws-rate-per-sec",
+        unlimited,
+        "--ws-burst",
+        unlimited,
+        "--max-connections-per-address",
+        unlimited,
+        "--rooms-per-address-per-minute",
+        unlimited,
+    ])
+    .unwrap();
+    let running = aeroplane_server::serve(config, Arc::new(MemoryStore::new()))
+        .await
+        .unwrap();
+    let url = format!("http://{}", running.addr());
+    TestServer {
+        running,
+        url,
+        _data: data,
+    }
+}
+
+/// Plays one seat with random legal planes until the game ends; returns the result seen.
+async fn play_random(mut client: Client, seed: u64) -> Result<Turn, ClientError> {
+    let mut step = 0;
+    loop {
+        match client.wait_my_turn().await? {
+            Turn::Roll => {
+                client.roll()?;
+            }
+            Turn::Move { legal, .. } => {
+                step += 1;
+                let decision = aeroplane_bot::choose(
+                    aeroplane_bot::Level::Random,
+                    client.game(),
+                    seed * 10_000 + step,
+                )
+                .unwrap();
+                assert!(legal.contains(decision.plane));
+                client.move_plane(decision.plane)?;
+            }
+            over @ Turn::Over(_) => return Ok(over),
+        }
+    }
+}
+
+async fn seated_pair(server: &TestServer) -> (Uuid, Client, Client) {
+    let room = Api::new(&server.url).unwrap().create_room().await.unwrap();
+    let url = room_url(&server.url, room.id);
+    let mut red = Client::connect(&url).await.unwrap();
+    let welcome = red
+        .join_player("Ann", Some(Colour::Red), Some("ann's seed"))
+        .await
+        .unwrap();
+    assert_eq!(
+        (welcome.role, welcome.colour),
+        (Role::Player, Some(Colour::Red))
+    );
+    assert!(welcome.token.is_some());
+    let mut yellow = Client::connect(&url).await.unwrap();
+    yellow.join_player("Bob", None, None).await.unwrap();
+    assert_eq!(yellow.colour(), Some(Colour::Yellow));
+    (room.id, red, yellow)
+}
+
+/// Runs the `aeroplane` binary without blocking the runtime the in-process server runs on.
+async fn run_cli(args: &[&str]) -> Output {
+    let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_aeroplane"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .kill_on_drop(true)
+        .output();
+    tokio::time::timeout(Duration::from_secs(120), child)
+        .await
+        .expect("the CLI hung")
+        .unwrap()
+}
+
+async fn stored_record(api: &Api, id: Uuid) -> GameRecord {
+    for _ in 0..100 {
+        if let Ok(record) = api.game(id).await {
+            return record;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("game {id} was never stored");
+}
+
+#[tokio::test]
+async fn two_clients_play_a_full_game_whose_stored_record_verifies() {
+    let server = spawn_server().await;
+    let (id, red, yellow) = seated_pair(&server).await;
+    let (red_end, yellow_end) = tokio::join!(play_random(red, 1), play_random(yellow, 2));
+    let (Turn::Over(red_result), Turn::Over(yellow_result)) =
+        (red_end.unwrap(), yellow_end.unwrap())
+    else {
+        panic!("both players see the end")
+    };
+    assert_eq!(red_result, yellow_result);
+
+    let api = Api::new(&server.url).unwrap();
+    let record = stored_record(&api, id).await;
+    assert_eq!(record.result, red_result);
+    assert_eq!(record.fairness.red_seed, "ann's seed");
+    let report = verify_record(&record).unwrap();
+    assert_eq!(report.rolls, record.rolls as usize);
+
+    let listed = api.games(&[("player", "Ann".to_owned())]).await.unwrap();
+    assert!(listed.games.iter().any(|game| game.id == id));
+
+    // The CLI verifies the same game by id, fetching it from the server.
+    let output = run_cli(&["--server", &server.url, "verify", &id.to_string()]).await;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("verified"), "{stdout}");
+    server.running.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_spectator_follows_the_game_to_the_same_final_position() {
+    let server = spawn_server().await;
+    let (id, red, yellow) = seated_pair(&server).await;
+    let mut spectator = Client::connect(&room_url(&server.url, id)).await.unwrap();
+    let welcome = spectator.join_spectator("Eve").await.unwrap();
+    assert_eq!((welcome.role, welcome.token), (Role::Spectator, None));
+    assert!(matches!(spectator.roll(), Err(ClientError::NoSeat)));
+
+    let players = tokio::spawn(async move {
+        let (red, yellow) = tokio::join!(play_random(red, 3), play_random(yellow, 4));
+        (red.unwrap(), yellow.unwrap())
+    });
+    let mut last_event = spectator.seen();
+    let mut rolls = 0;
+    loop {
+        let message = spectator.next_message().await.unwrap();
+        if let Some(event) = message.event() {
+            assert_eq!(event, last_event + 1, "events arrive numbered without gaps");
+            last_event = event;
+        }
+        match message {
+            ServerMessage::Rolled(_) => rolls += 1,
+            ServerMessage::GameOver(over) => {
+                assert_eq!(spectator.result(), Some(over.result));
+                break;
+            }
+            _ => {}
+        }
+    }
+    players.await.unwrap();
+    let record = stored_record(&Api::new(&server.url).unwrap(), id).await;
+    assert_eq!(rolls, record.rolls);
+    assert_eq!(*spectator.game(), record.replay().unwrap());
+}
+
+#[tokio::test]
+async fn a_dropped_player_reconnects_with_its_token_and_finishes_the_game() {
+    let server = spawn_server().await;
+    let (_, mut red, yellow) = seated_pair(&server).await;
+    let token = red.token().unwrap().to_owned();
+    let yellow_play = tokio::spawn(play_random(yellow, 6));
+
+    // Play a few actions, then lose the network.
+    for _ in 0..3 {
+        match red.wait_my_turn().await.unwrap() {
+            Turn::Roll => red.roll().unwrap(),
+            Turn::Move { legal, .. } => red.move_plane(legal.iter().next().unwrap()).unwrap(),
+            Turn::Over(_) => unreachable!("the game is young"),
+        };
+    }
+    red.drop_connection();
+    let welcome = loop {
+        if let ServerMessage::Welcome(welcome) = red.next_message().await.unwrap() {
+            break welcome;
+        }
+    };
+    assert_eq!(welcome.colour, Some(Colour::Red));
+    assert_eq!(welcome.token.as_deref(), Some(token.as_str()));
+    assert_eq!(red.seen(), welcome.snapshot.event);
+
+    let (red_end, yellow_end) = (
+        play_random(red, 5).await.unwrap(),
+        yellow_play.await.unwrap(),
+    );
+    assert_eq!(red_end, yellow_end.unwrap());
+}
+
+#[tokio::test]
+async fn a_wrong_seat_token_is_refused_with_its_code() {
+    let server = spawn_server().await;
+    let room = Api::new(&server.url).unwrap().create_room().await.unwrap();
+    let mut client = Client::connect(&room_url(&server.url, room.id))
+        .await
+        .unwrap();
+    let Err(ClientError::Refused(error)) = client.join_with_token("Mallory", "not-a-token").await
+    else {
+        panic!("a made-up token must be refused")
+    };
+    assert_eq!(error.code, ErrorCode::BadToken);
+}
+
+#[tokio::test]
+async fn a_bounded_load_test_finishes_every_game_without_errors() {
+    let server = spawn_server().await;
+    let config = LoadConfig {
+        server: server.url.clone(),
+        rooms: 3,
+        games: Some(6),
+        duration: None,
+        level: aeroplane_bot::Level::Easy,
+        source_addrs: vec!["127.0.0.1".parse().unwrap(), "127.0.0.2".parse().unwrap()],
+        action_timeout: Duration::from_secs(10),
+    };
+    let progress = Arc::new(Progress::default());
+    let report = loadtest::run(config, progress.clone()).await;
+    assert_eq!(report.errors, Default::default());
+    assert_eq!((report.games, report.failed_games), (6, 0));
+    assert!(report.actions > 6 * 20, "{} actions", report.actions);
+    assert_eq!(report.round_trip_us.len(), report.actions);
+    assert_eq!(progress.games.load(std::sync::atomic::Ordering::Relaxed), 6);
+}
+
+#[tokio::test]
+async fn the_loadtest_command_reports_a_clean_bounded_run_as_json() {
+    let server = spawn_server().await;
+    let output = run_cli(&[
+        "--server",
+        &server.url,
+        "loadtest",
+        "--rooms",
+        "2",
+        "--games",
+        "3",
+        "--json",
+    ])
+    .await;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(summary["games"], 3);
+    assert_eq!(summary["failed_games"], 0);
+    assert_eq!(summary["errors"], serde_json::json!({}));
+    assert!(summary["round_trip_ms"]["p99"].as_f64().unwrap() > 0.0);
+    // The server runs inside this test process, which listens on the port: its memory is found.
+    assert!(summary["server_peak_kib"].as_u64().unwrap() > 0);
+}
