@@ -1,12 +1,19 @@
 //! `aeroplane`: play, watch, verify and load-test an Aeroplane Chess server from a terminal.
 
+mod games;
+mod loadtest;
+mod play;
 mod verify;
+mod watch;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
 /// Play, watch, verify and load-test an Aeroplane Chess server from a terminal.
+///
+/// Every command talks to the server named by `--server` (default: a server on this machine).
+/// Boards are coloured when standard output is a terminal and NO_COLOR is not set.
 #[derive(Debug, Parser)]
 #[command(name = "aeroplane", version)]
 struct Cli {
@@ -24,9 +31,21 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Play a game in the terminal: join ROOM, play the computer, take a quick match, or (with
+    /// no argument) open a new room and wait for a friend.
+    Play(play::Args),
+    /// Watch a room as a spectator.
+    Watch(watch::Args),
     /// Check a finished game's fairness (commitment, seeds, every roll) and replay its moves
-    /// through the rules; exits 0 only if everything matches.
+    /// through the rules; exits 0 only if everything matches, 1 if not, 2 if it cannot be read.
     Verify(verify::Args),
+    /// List finished games, newest first.
+    Games(games::ListArgs),
+    /// Step through a finished game, position by position.
+    Replay(games::ReplayArgs),
+    /// Play many games at once with bot clients over real WebSockets and report throughput,
+    /// round-trip latency, errors and (for a local server) its peak memory.
+    Loadtest(loadtest::Args),
 }
 
 fn main() -> ExitCode {
@@ -35,11 +54,19 @@ fn main() -> ExitCode {
         .enable_all()
         .build()
         .expect("failed to start the tokio runtime");
-    let outcome = runtime.block_on(async {
+    let server = cli.server;
+    let outcome = runtime.block_on(async move {
         match cli.command {
-            Command::Verify(args) => verify::run(&cli.server, args).await,
+            Command::Play(args) => play::run(&server, args).await,
+            Command::Watch(args) => watch::run(&server, args).await,
+            Command::Verify(args) => verify::run(&server, args).await,
+            Command::Games(args) => games::list(&server, args).await,
+            Command::Replay(args) => games::replay(&server, args).await,
+            Command::Loadtest(args) => loadtest::run(&server, args).await,
         }
     });
+    // Background connection tasks may still be winding down; do not wait for them.
+    runtime.shutdown_background();
     match outcome {
         Ok(code) => code,
         Err(error) => {

@@ -32,7 +32,7 @@ pub(crate) async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// Reads the record from a file if `game` names one, else fetches it by id.
-async fn load(server: &str, game: &str) -> anyhow::Result<GameRecord> {
+pub(crate) async fn load(server: &str, game: &str) -> anyhow::Result<GameRecord> {
     let path = Path::new(game);
     if path.exists() {
         let text = std::fs::read_to_string(path)

@@ -1,0 +1,198 @@
+//! `aeroplane play [ROOM | --computer LEVEL | --quick]`.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use aeroplane_bot::Level;
+use aeroplane_client::render::{colour_wanted, describe, render};
+use aeroplane_client::{Api, Client, Turn, room_url, verify_record, ws_url};
+use aeroplane_protocol::server::ServerMessage;
+use aeroplane_rules::{Colour, Plane};
+use anyhow::Context as _;
+use tokio::io::AsyncBufReadExt as _;
+use uuid::Uuid;
+
+/// Arguments of `aeroplane play`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The room to join (its id). Without it, a new room is opened and its id printed.
+    #[arg(conflicts_with_all = ["computer", "quick"])]
+    room: Option<Uuid>,
+    /// Play against a computer opponent of this level (random, easy, normal, hard). The
+    /// opponent is a bot client this tool runs over a second connection to the same room.
+    #[arg(long, value_name = "LEVEL", conflicts_with = "quick")]
+    computer: Option<Level>,
+    /// Wait for the next player who also asks for a quick match.
+    #[arg(long)]
+    quick: bool,
+    /// Your display name.
+    #[arg(long, default_value = "player")]
+    name: String,
+    /// The colour you want (red or yellow); any free seat when absent.
+    #[arg(long)]
+    colour: Option<Colour>,
+    /// Your dice seed (at most 64 bytes), mixed into the game's dice (see `fairness.md`).
+    #[arg(long)]
+    seed: Option<String>,
+}
+
+const HELP: &str = "keys: Enter or r = roll, 0-3 = move that plane, d = offer a draw, \
+                    a = accept a draw, n = decline a draw, resign = resign, ? = this help";
+
+pub(crate) async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
+    let api = Api::new(server)?;
+    let seed = args.seed.as_deref();
+    let mut client = if args.quick {
+        println!("waiting for an opponent...");
+        let matched = api
+            .quick_match(&args.name, seed)
+            .await
+            .context("quick match failed")?;
+        let mut client = Client::connect(&ws_url(server, &matched.ws_path)).await?;
+        client.join_with_token(&args.name, &matched.token).await?;
+        client
+    } else {
+        let room = match args.room {
+            Some(room) => room,
+            None => {
+                let room = api.create_room().await.context("failed to open a room")?;
+                if args.computer.is_none() {
+                    println!(
+                        "room {} is open; your opponent runs:  aeroplane play {}",
+                        room.id, room.id
+                    );
+                }
+                room.id
+            }
+        };
+        let mut client = Client::connect(&room_url(server, room)).await?;
+        client.join_player(&args.name, args.colour, seed).await?;
+        if let Some(level) = args.computer {
+            let mut bot = Client::connect(&room_url(server, room)).await?;
+            bot.join_player(&format!("computer ({level})"), None, None)
+                .await?;
+            tokio::spawn(play_bot(bot, level));
+        }
+        client
+    };
+    let me = client.colour().context("the server gave no seat")?;
+    println!("you play {me}. {HELP}");
+    let colour = colour_wanted();
+    print!("{}", render(client.game(), colour));
+
+    let mut input = tokio::io::BufReader::new(tokio::io::stdin()).lines();
+    let mut prompted = false;
+    let result = loop {
+        if let Some(turn) = client.my_turn() {
+            match turn {
+                Turn::Over(result) => break result,
+                _ if prompted => {}
+                Turn::Roll => println!("your turn: press Enter to roll"),
+                Turn::Move { roll, legal } => {
+                    let planes: Vec<String> = legal.iter().map(|p| p.to_string()).collect();
+                    println!(
+                        "you rolled a {roll}: choose a plane ({})",
+                        planes.join(", ")
+                    );
+                }
+            }
+            prompted = true;
+        }
+        tokio::select! {
+            message = client.next_message() => {
+                let message = message?;
+                if let ServerMessage::Error(error) = &message {
+                    println!("refused: {} ({})", error.message, error.code);
+                    prompted = false;
+                }
+                if let Some(text) = describe(&message)
+                    && message.event().is_some()
+                {
+                    prompted = false;
+                    print!("{}", render(client.game(), colour));
+                    println!("{text}");
+                }
+            }
+            line = input.next_line() => {
+                let Some(line) = line? else { anyhow::bail!("standard input closed") };
+                prompted = false;
+                if let Err(error) = act(&mut client, line.trim()) {
+                    println!("{error}");
+                }
+            }
+        }
+    };
+    match result.winner {
+        Some(winner) if winner == me => println!("you won ({})", result.reason.as_str()),
+        Some(_) => println!("you lost ({})", result.reason.as_str()),
+        None => println!("draw ({})", result.reason.as_str()),
+    }
+    if let Some(room) = client.room_id() {
+        check_stored_game(&api, room).await;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Turns one line of input into an action.
+fn act(client: &mut Client, line: &str) -> anyhow::Result<()> {
+    match line {
+        "" | "r" | "roll" => client.roll()?,
+        "d" => client.offer_draw()?,
+        "a" => client.accept_draw()?,
+        "n" => client.decline_draw()?,
+        "resign" => client.resign()?,
+        "?" | "h" | "help" => {
+            println!("{HELP}");
+            return Ok(());
+        }
+        other => {
+            let plane = other
+                .parse::<u8>()
+                .ok()
+                .and_then(Plane::new)
+                .with_context(|| format!("`{other}` is not a key I know; {HELP}"))?;
+            client.move_plane(plane)?
+        }
+    };
+    Ok(())
+}
+
+/// The computer opponent: a bot client playing `level` until the game ends.
+async fn play_bot(mut bot: Client, level: Level) {
+    let mut seed = 0_u64;
+    while let Ok(turn) = bot.wait_my_turn().await {
+        let sent = match turn {
+            Turn::Over(_) => return,
+            Turn::Roll => bot.roll(),
+            Turn::Move { .. } => {
+                seed += 1;
+                // A short pause so a person can follow the computer's moves.
+                tokio::time::sleep(Duration::from_millis(400)).await;
+                match aeroplane_bot::choose(level, bot.game(), seed) {
+                    Ok(decision) => bot.move_plane(decision.plane),
+                    Err(_) => return,
+                }
+            }
+        };
+        if sent.is_err() {
+            return;
+        }
+    }
+}
+
+/// Fetches the finished game from the server and verifies its dice and moves.
+async fn check_stored_game(api: &Api, room: Uuid) {
+    for _ in 0..20 {
+        if let Ok(record) = api.game(room).await {
+            match verify_record(&record) {
+                Ok(_) => {
+                    println!("fairness: every roll and move verified (aeroplane verify {room})")
+                }
+                Err(error) => println!("fairness: NOT verified: {error}"),
+            }
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    println!("the stored game is not available yet; check it later with: aeroplane verify {room}");
+}
