@@ -1,6 +1,6 @@
 //! `aeroplane games` and `aeroplane replay GAME_ID|FILE`.
 
-use std::io::IsTerminal as _;
+use std::io::{IsTerminal as _, Write as _};
 use std::process::ExitCode;
 
 use aeroplane_client::Api;
@@ -80,7 +80,10 @@ pub(crate) async fn replay(server: &str, args: ReplayArgs) -> anyhow::Result<Exi
     );
     if !step_by_step {
         for (index, (action, game)) in positions.iter().enumerate() {
-            show(index, action.as_ref(), game, colour);
+            // A closed pipe (`| head`) ends the listing quietly.
+            if show(index, action.as_ref(), game, colour).is_err() {
+                break;
+            }
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -89,7 +92,7 @@ pub(crate) async fn replay(server: &str, args: ReplayArgs) -> anyhow::Result<Exi
     let mut index = 0;
     loop {
         let (action, game) = &positions[index];
-        show(index, action.as_ref(), game, colour);
+        show(index, action.as_ref(), game, colour)?;
         let Some(line) = input.next_line().await? else {
             break;
         };
@@ -118,13 +121,14 @@ fn positions(record: &GameRecord) -> anyhow::Result<Vec<(Option<Action>, Game)>>
     Ok(out)
 }
 
-fn show(index: usize, action: Option<&Action>, game: &Game, colour: bool) {
+fn show(index: usize, action: Option<&Action>, game: &Game, colour: bool) -> std::io::Result<()> {
     let what = match action {
         None => "the start".to_owned(),
         Some(Action::Roll { colour, value }) => format!("{colour} rolls a {value}"),
         Some(Action::Move { colour, plane }) => format!("{colour} moves plane {plane}"),
         Some(other) => format!("{} {:?}", other.colour(), other),
     };
-    println!("\n#{index}: {what}");
-    print!("{}", render(game, colour));
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "\n#{index}: {what}")?;
+    write!(out, "{}", render(game, colour))
 }

@@ -45,6 +45,11 @@ enum Command {
     Replay(games::ReplayArgs),
     /// Play many games at once with bot clients over real WebSockets and report throughput,
     /// round-trip latency, errors and (for a local server) its peak memory.
+    ///
+    /// Start the server with its abuse limits lifted, or the run measures the rate limiter
+    /// (refusals count as `rate_limited`): `aeroplane-server --ws-rate-per-sec 1000000
+    /// --ws-burst 1000000 --max-connections-per-address 1000000
+    /// --rooms-per-address-per-minute 1000000`.
     Loadtest(loadtest::Args),
 }
 

@@ -109,7 +109,10 @@ pub(crate) async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
                     && message.event().is_some()
                 {
                     prompted = false;
-                    print!("{}", render(client.game(), colour));
+                    // The board changes only when a plane moves; other events are one line.
+                    if matches!(message, ServerMessage::Moved(_)) {
+                        print!("{}", render(client.game(), colour));
+                    }
                     println!("{text}");
                 }
             }
