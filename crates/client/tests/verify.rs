@@ -297,10 +297,10 @@ fn the_cli_exits_zero_only_for_a_genuine_record() {
 fn first_move_with_an_illegal_plane(record: &GameRecord) -> (Game, usize, Plane) {
     let mut game = Game::new();
     for (index, logged) in record.actions.iter().enumerate() {
-        if let Phase::AwaitingMove { legal, .. } = game.phase() {
-            if let Some(illegal) = Plane::ALL.into_iter().find(|p| !legal.contains(*p)) {
-                return (game, index, illegal);
-            }
+        if let Phase::AwaitingMove { legal, .. } = game.phase()
+            && let Some(illegal) = Plane::ALL.into_iter().find(|p| !legal.contains(*p))
+        {
+            return (game, index, illegal);
         }
         game.apply(logged.action).unwrap();
     }
