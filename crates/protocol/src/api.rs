@@ -22,12 +22,23 @@ pub struct ApiError {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CreateRoom {
-    /// The kind of room; only `online` so far.
+    /// The kind of room: `online` (the default), `computer` or `local`.
     #[serde(default = "online")]
     pub mode: Mode,
+    /// Computer rooms only: the human's colour (`red` when absent); the computer plays the other.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colour: Option<Colour>,
+    /// Computer rooms only: the computer's level, `random`, `easy`, `normal` (when absent) or
+    /// `hard`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
     /// Test builds only: the server seed (64 hex digits) instead of a fresh one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub test_server_seed: Option<String>,
+    /// The turn clock: how long the player to act has for each roll or plane choice, in ms
+    /// (100 to 3,600,000); absent or 0 for no clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_clock_ms: Option<u64>,
 }
 
 fn online() -> Mode {
@@ -38,7 +49,10 @@ impl Default for CreateRoom {
     fn default() -> Self {
         CreateRoom {
             mode: Mode::Online,
+            colour: None,
+            level: None,
             test_server_seed: None,
+            turn_clock_ms: None,
         }
     }
 }
@@ -56,6 +70,12 @@ pub struct RoomCreated {
     pub ws_path: String,
     /// The dice commitment, published before anyone joins.
     pub commitment: String,
+    /// Computer rooms only: the human's colour (join without a colour to take it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colour: Option<Colour>,
+    /// Computer rooms only: the computer's level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
 }
 
 /// `GET /api/rooms/{id}`: a room's public status.

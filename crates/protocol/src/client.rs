@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::ErrorCode;
 
 /// The `type` names a client may send.
-pub const CLIENT_TYPES: [&str; 11] = [
+pub const CLIENT_TYPES: [&str; 13] = [
     "join",
     "roll",
     "move",
@@ -22,6 +22,8 @@ pub const CLIENT_TYPES: [&str; 11] = [
     "ping",
     "sync",
     "leave",
+    "hint",
+    "undo",
 ];
 
 /// One message from a client, tagged by `type`.
@@ -50,6 +52,12 @@ pub enum ClientMessage {
     Sync(Request),
     /// Leave the room politely; a player's seat is held for the grace period like any disconnect.
     Leave(Request),
+    /// Ask which plane the computer would move for the pending roll (computer rooms only);
+    /// answered with `hint` to the asking connection alone.
+    Hint(Request),
+    /// Take back the last plane choice of the human (in a local room: of either colour) and
+    /// everything after it (computer and local rooms only).
+    Undo(Act),
 }
 
 /// Whether a joining client wants a seat or only to watch.
@@ -84,7 +92,7 @@ pub struct Join {
     pub client_seed: Option<String>,
 }
 
-/// A game action with no argument: `roll`, `resign` and the draw actions.
+/// A game action with no argument: `roll`, `resign`, `undo` and the draw actions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Act {
@@ -108,7 +116,7 @@ pub struct MovePlane {
     pub plane: Plane,
 }
 
-/// A message with nothing but an optional request id: `ping`, `sync`, `leave`.
+/// A message with nothing but an optional request id: `ping`, `sync`, `leave`, `hint`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Request {
@@ -127,15 +135,18 @@ impl ClientMessage {
             | ClientMessage::OfferDraw(act)
             | ClientMessage::AcceptDraw(act)
             | ClientMessage::DeclineDraw(act)
-            | ClientMessage::WithdrawDraw(act) => act.id,
+            | ClientMessage::WithdrawDraw(act)
+            | ClientMessage::Undo(act) => act.id,
             ClientMessage::Move(movement) => movement.id,
             ClientMessage::Ping(request)
             | ClientMessage::Sync(request)
-            | ClientMessage::Leave(request) => request.id,
+            | ClientMessage::Leave(request)
+            | ClientMessage::Hint(request) => request.id,
         }
     }
 
-    /// The event number the client saw, for game actions (`None` for join, ping, sync, leave).
+    /// The event number the client saw, for game actions and `undo` (`None` for join, ping,
+    /// sync, leave, hint).
     pub const fn seen(&self) -> Option<u64> {
         match self {
             ClientMessage::Roll(act)
@@ -143,7 +154,8 @@ impl ClientMessage {
             | ClientMessage::OfferDraw(act)
             | ClientMessage::AcceptDraw(act)
             | ClientMessage::DeclineDraw(act)
-            | ClientMessage::WithdrawDraw(act) => Some(act.seen),
+            | ClientMessage::WithdrawDraw(act)
+            | ClientMessage::Undo(act) => Some(act.seen),
             ClientMessage::Move(movement) => Some(movement.seen),
             _ => None,
         }
@@ -231,6 +243,22 @@ mod tests {
     }
 
     #[test]
+    fn hint_needs_no_seen_and_undo_needs_one() {
+        assert_eq!(
+            decode(r#"{"type":"hint","id":5}"#).unwrap(),
+            ClientMessage::Hint(Request { id: Some(5) })
+        );
+        assert_eq!(
+            decode(r#"{"type":"undo","seen":8}"#).unwrap().seen(),
+            Some(8)
+        );
+        assert_eq!(
+            decode(r#"{"type":"undo"}"#).unwrap_err().code,
+            ErrorCode::BadField
+        );
+    }
+
+    #[test]
     fn errors_distinguish_malformed_unknown_and_bad_fields() {
         assert_eq!(decode("{nope").unwrap_err().code, ErrorCode::Malformed);
         assert_eq!(decode("[1,2]").unwrap_err().code, ErrorCode::Malformed);
@@ -252,6 +280,11 @@ mod tests {
                 seen: 0,
             }),
             ClientMessage::Ping(Request { id: None }),
+            ClientMessage::Hint(Request { id: Some(3) }),
+            ClientMessage::Undo(Act {
+                id: Some(4),
+                seen: 17,
+            }),
             ClientMessage::Join(Join {
                 id: Some(2),
                 role: Role::Player,

@@ -46,15 +46,30 @@ pub enum ErrorCode {
     TestHooksDisabled,
     /// Nobody else asked for a quick match in time.
     NoMatch,
+    /// A `hint` outside a computer room (online and local rooms have no hints).
+    HintsUnavailable,
+    /// An `undo` in an online room (only computer and local rooms allow it).
+    UndoUnavailable,
+    /// An `undo` with no earlier plane choice left to take back.
+    NothingToUndo,
+    /// A draw action in a computer or local room (draw offers are online only, `rules.md` §5).
+    DrawsUnavailable,
     /// The server could not complete the request; details are in its log.
     Internal,
+    /// Too many messages on this connection, or too many rooms created from this address; slow
+    /// down.
+    RateLimited,
+    /// HTTP: too many WebSockets open from this address (429) or on the server (503).
+    TooManyConnections,
+    /// The room admits no more spectators.
+    TooManySpectators,
     /// The rules refused the action (e.g. `not_your_turn`, `illegal_plane`).
     Rule(RuleError),
 }
 
 impl ErrorCode {
     /// Every protocol code that is not a rules code, for documentation and tests.
-    pub const PROTOCOL: [ErrorCode; 18] = [
+    pub const PROTOCOL: [ErrorCode; 25] = [
         ErrorCode::Malformed,
         ErrorCode::UnknownType,
         ErrorCode::BadField,
@@ -73,6 +88,13 @@ impl ErrorCode {
         ErrorCode::TestHooksDisabled,
         ErrorCode::NoMatch,
         ErrorCode::Internal,
+        ErrorCode::HintsUnavailable,
+        ErrorCode::UndoUnavailable,
+        ErrorCode::NothingToUndo,
+        ErrorCode::DrawsUnavailable,
+        ErrorCode::RateLimited,
+        ErrorCode::TooManyConnections,
+        ErrorCode::TooManySpectators,
     ];
 
     /// The stable code, e.g. `stale` or `not_your_turn`.
@@ -96,6 +118,13 @@ impl ErrorCode {
             ErrorCode::TestHooksDisabled => "test_hooks_disabled",
             ErrorCode::NoMatch => "no_match",
             ErrorCode::Internal => "internal",
+            ErrorCode::HintsUnavailable => "hints_unavailable",
+            ErrorCode::UndoUnavailable => "undo_unavailable",
+            ErrorCode::NothingToUndo => "nothing_to_undo",
+            ErrorCode::DrawsUnavailable => "draws_unavailable",
+            ErrorCode::RateLimited => "rate_limited",
+            ErrorCode::TooManyConnections => "too_many_connections",
+            ErrorCode::TooManySpectators => "too_many_spectators",
             ErrorCode::Rule(error) => error.code(),
         }
     }
@@ -152,6 +181,8 @@ pub enum CloseCode {
     Timeout,
     /// 1001: the server is shutting down.
     ShuttingDown,
+    /// 1008 (policy violation): the client kept sending faster than its rate limit.
+    RateLimited,
 }
 
 impl CloseCode {
@@ -165,6 +196,7 @@ impl CloseCode {
             CloseCode::Replaced => 4001,
             CloseCode::TooSlow => 4002,
             CloseCode::Timeout => 4003,
+            CloseCode::RateLimited => 1008,
         }
     }
 
@@ -178,6 +210,7 @@ impl CloseCode {
             CloseCode::Replaced => "replaced",
             CloseCode::TooSlow => "too_slow",
             CloseCode::Timeout => "timeout",
+            CloseCode::RateLimited => "rate_limited",
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Server → client messages.
 //!
-//! Two kinds: answers to one connection (`welcome`, `snapshot`, `pong`, `error`) and room events,
+//! Two kinds: answers to one connection (`welcome`, `snapshot`, `pong`, `hint`, `error`) and room
+//! events,
 //! which go to everyone in the room and carry consecutive event numbers (`event`). A client that
 //! sees a gap in the numbers sends `sync` and gets a snapshot.
 
@@ -22,6 +23,8 @@ pub enum ServerMessage {
     Snapshot(SnapshotMessage),
     /// The answer to `ping`.
     Pong(Pong),
+    /// The answer to `hint`: the plane the computer would move, and why.
+    Hint(Hint),
     /// A refused request; nothing changed.
     Error(ErrorMessage),
     /// A player took a seat or came back.
@@ -46,6 +49,8 @@ pub enum ServerMessage {
     DrawWithdrawn(DrawAction),
     /// The game ended; the server seed is revealed.
     GameOver(GameOver),
+    /// Plane choices were taken back (computer and local rooms); the snapshot is the room now.
+    Undone(Undone),
 }
 
 impl ServerMessage {
@@ -55,6 +60,7 @@ impl ServerMessage {
             ServerMessage::Welcome(_)
             | ServerMessage::Snapshot(_)
             | ServerMessage::Pong(_)
+            | ServerMessage::Hint(_)
             | ServerMessage::Error(_) => None,
             ServerMessage::PlayerConnected(m) => Some(m.event),
             ServerMessage::PlayerDisconnected(m) => Some(m.event),
@@ -67,6 +73,7 @@ impl ServerMessage {
             | ServerMessage::DrawWithdrawn(m) => Some(m.event),
             ServerMessage::DrawDeclined(m) => Some(m.event),
             ServerMessage::GameOver(m) => Some(m.event),
+            ServerMessage::Undone(m) => Some(m.event),
         }
     }
 
@@ -99,8 +106,12 @@ pub struct Welcome {
     pub protocol: u32,
     /// Player or spectator.
     pub role: Role,
-    /// The seat's colour, for a player.
+    /// The seat's colour, for a player; `null` for the player of a local room, who controls both.
     pub colour: Option<Colour>,
+    /// Every colour this connection plays: one for a player, both for the player of a local
+    /// room, none for a spectator.
+    #[serde(default)]
+    pub colours: Vec<Colour>,
     /// The seat token, for a player: it authorises every action of the seat and reconnects.
     pub token: Option<String>,
     /// The room as it is now.
@@ -121,6 +132,19 @@ pub struct SnapshotMessage {
 pub struct Pong {
     /// The request id of the `ping`.
     pub id: Option<u64>,
+}
+
+/// The answer to `hint`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hint {
+    /// The request id of the `hint`.
+    pub id: Option<u64>,
+    /// The plane the computer would move for the pending roll.
+    pub plane: Plane,
+    /// Why, as one short lower-case sentence, e.g. "captures Yellow's plane on square 17".
+    pub explanation: String,
+    /// The level that chose it: the computer's level in this room.
+    pub level: String,
 }
 
 /// A refused request.
@@ -167,6 +191,10 @@ pub struct GameStarted {
     pub red_seed: String,
     /// Yellow's client seed, now fixed.
     pub yellow_seed: String,
+    /// Rooms with a turn clock: how long the player to act has for the decision now pending,
+    /// in ms from when this event was sent (absent without a clock).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline_ms: Option<u64>,
 }
 
 /// A roll.
@@ -180,6 +208,10 @@ pub struct Rolled {
     pub value: Die,
     /// The planes that may move for it (empty when the turn passes at once).
     pub legal: PlaneSet,
+    /// Rooms with a turn clock: how long the player to act has for the decision now pending,
+    /// in ms from when this event was sent (absent without a clock).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline_ms: Option<u64>,
 }
 
 /// Opposing planes sent back to base by a move.
@@ -212,6 +244,10 @@ pub struct Moved {
     pub finished: bool,
     /// Whether the mover rolls again.
     pub extra_roll: bool,
+    /// Rooms with a turn clock: how long the player to act has for the decision now pending,
+    /// in ms from when this event was sent (absent without a clock).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline_ms: Option<u64>,
 }
 
 /// The turn passed.
@@ -225,6 +261,10 @@ pub struct TurnPassed {
     pub to: Colour,
     /// Why: `normal`, `no_legal_move` or `void_third_six`.
     pub reason: PassReason,
+    /// Rooms with a turn clock: how long the player to act has for the decision now pending,
+    /// in ms from when this event was sent (absent without a clock).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline_ms: Option<u64>,
 }
 
 /// A draw offer, acceptance or withdrawal.
@@ -262,4 +302,18 @@ pub struct GameOver {
     pub red_seed: String,
     /// Yellow's client seed.
     pub yellow_seed: String,
+}
+
+/// Plane choices were taken back by `undo`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Undone {
+    /// The event number.
+    pub event: u64,
+    /// The colour whose plane choice is pending again.
+    pub colour: Colour,
+    /// How many logged actions were taken back (the move and everything after it).
+    pub actions: u32,
+    /// The room after the undo, as of this event: the earlier position with the same roll
+    /// pending. Clients render it instead of applying anything.
+    pub snapshot: Snapshot,
 }

@@ -87,4 +87,16 @@ pub struct Snapshot {
     pub fairness: FairnessView,
     /// How the game ended, once it has.
     pub result: Option<ResultRecord>,
+    /// Computer rooms only: which seat the computer plays, and at which level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computer: Option<ComputerView>,
+}
+
+/// The computer's seat in a computer room.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ComputerView {
+    /// The colour the computer plays.
+    pub colour: Colour,
+    /// Its level: `random`, `easy`, `normal` or `hard`.
+    pub level: String,
 }
