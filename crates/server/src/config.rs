@@ -1,9 +1,10 @@
 //! Every setting of the server, from flags or environment variables, with documented defaults.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::Parser;
+use clap::{Parser, Subcommand, ValueEnum};
 
 /// The server's settings (`aeroplane-server --help` lists them with their defaults).
 #[derive(Clone, Debug, Parser)]
@@ -37,6 +38,67 @@ pub struct Config {
     #[arg(long, env = "AEROPLANE_MAX_BAD_FRAMES", default_value_t = 10)]
     pub max_bad_frames: u32,
 
+    /// Messages per second one WebSocket may send on average (a token bucket). A message over
+    /// the rate is refused with `rate_limited`.
+    #[arg(long, env = "AEROPLANE_WS_RATE_PER_SEC", default_value_t = 20.0)]
+    pub ws_rate_per_sec: f64,
+
+    /// Messages one WebSocket may send in a burst (the token bucket's size).
+    #[arg(long, env = "AEROPLANE_WS_BURST", default_value_t = 40.0)]
+    pub ws_burst: f64,
+
+    /// Refused (rate-limited) messages a WebSocket is forgiven, one more per second; past them
+    /// the socket is closed with 1008 `rate_limited`.
+    #[arg(long, env = "AEROPLANE_WS_RATE_TOLERANCE", default_value_t = 20.0)]
+    pub ws_rate_tolerance: f64,
+
+    /// WebSockets one client address may hold open; more are refused with 429 before the upgrade.
+    #[arg(
+        long,
+        env = "AEROPLANE_MAX_CONNECTIONS_PER_ADDRESS",
+        default_value_t = 32
+    )]
+    pub max_connections_per_address: usize,
+
+    /// WebSockets the server holds open in all; more are refused with 503 before the upgrade.
+    #[arg(long, env = "AEROPLANE_MAX_CONNECTIONS", default_value_t = 10_000)]
+    pub max_connections: usize,
+
+    /// Rooms one client address may create per minute (`POST /api/rooms`); more answer 429.
+    #[arg(
+        long,
+        env = "AEROPLANE_ROOMS_PER_ADDRESS_PER_MINUTE",
+        default_value_t = 30
+    )]
+    pub rooms_per_address_per_minute: usize,
+
+    /// Spectators one room admits; more are refused with `too_many_spectators`.
+    #[arg(long, env = "AEROPLANE_MAX_SPECTATORS", default_value_t = 64)]
+    pub max_spectators: usize,
+
+    /// How long a client may take to send its whole HTTP request head, in ms; a slower one
+    /// (slowloris) is disconnected. Also how long an idle keep-alive HTTP connection is kept.
+    #[arg(long, env = "AEROPLANE_HEADER_READ_TIMEOUT_MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_read_timeout_ms: u64,
+
+    /// The turn clock of quick-match rooms, in ms: how long the player to act has for each roll
+    /// or plane choice before the server acts for them and counts a strike (0: no clock). Other
+    /// rooms have a clock when `POST /api/rooms` asks for one (`turn_clock_ms`).
+    #[arg(
+        long,
+        env = "AEROPLANE_QUICK_MATCH_TURN_CLOCK_MS",
+        default_value_t = 30_000
+    )]
+    pub quick_match_turn_clock_ms: u64,
+
+    /// Strikes (turns the clock ran out on) after which a player forfeits the game (`timeout`).
+    #[arg(long, env = "AEROPLANE_MAX_STRIKES", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_strikes: u32,
+
+    /// How long a WebSocket may stay open without joining, in ms; then it is closed (4003).
+    #[arg(long, env = "AEROPLANE_JOIN_TIMEOUT_MS", default_value_t = 10_000)]
+    pub join_timeout_ms: u64,
+
     /// How long a room stays open after its game ended, in ms (for late readers and reconnects).
     #[arg(
         long,
@@ -57,15 +119,123 @@ pub struct Config {
     #[arg(long, env = "AEROPLANE_ROOM_INBOX", default_value_t = 128)]
     pub room_inbox: usize,
 
-    /// Log as JSON lines instead of human-readable text (filter with `RUST_LOG`).
-    #[arg(long, env = "AEROPLANE_LOG_JSON", default_value_t = false)]
-    pub log_json: bool,
+    /// How long the computer waits before each roll or move in a computer room, in ms, so
+    /// clients can animate (0 plays at once).
+    #[arg(long, env = "AEROPLANE_BOT_PACE_MS", default_value_t = 600)]
+    pub bot_pace_ms: u64,
+
+    /// Where finished games are kept: a `postgres://` URL for PostgreSQL, a `sqlite://` URL, or
+    /// unset for the SQLite file `games.sqlite3` in the data directory.
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true, value_parser = parse_database_url)]
+    pub database_url: Option<String>,
+
+    /// The server's own directory: the outbox of finished games not yet in the database
+    /// (`outbox/`), the journals of live games (`rooms/`) and, without `DATABASE_URL`, the SQLite
+    /// file. Created if missing; keep it across restarts (a Docker volume).
+    #[arg(long, env = "AEROPLANE_DATA_DIR", default_value = "./data")]
+    pub data_dir: PathBuf,
+
+    /// How long a graceful shutdown (SIGTERM, Ctrl-C) may take: saving live games, flushing the
+    /// outbox and closing connections, in ms. What is not flushed by then stays on disk.
+    #[arg(long, env = "AEROPLANE_SHUTDOWN_DEADLINE_MS", default_value_t = 10_000)]
+    pub shutdown_deadline_ms: u64,
+
+    /// How often the journals of live games are forced to disk (fsync), in ms. A machine crash
+    /// (not a process crash) loses at most this much play.
+    #[arg(long, env = "AEROPLANE_JOURNAL_SYNC_MS", default_value_t = 1_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub journal_sync_ms: u64,
+
+    /// Browser origins allowed to open WebSockets, comma-separated (e.g.
+    /// `https://play.example.org,http://localhost:5173`); `*` allows any. A WebSocket request
+    /// whose `Origin` header is present and not listed is refused with 403. Requests without an
+    /// `Origin` (native clients, bots) are always allowed.
+    #[arg(long, env = "AEROPLANE_ALLOWED_ORIGINS", value_delimiter = ',', default_value = "*", value_parser = parse_origin)]
+    pub allowed_origins: Vec<String>,
+
+    /// The log format: `pretty` (human-readable) or `json` (one JSON object per line).
+    #[arg(long, env = "AEROPLANE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Pretty)]
+    pub log_format: LogFormat,
+
+    /// The log level or filter (`error`, `warn`, `info`, `debug`, `trace`, or a `tracing`
+    /// filter such as `info,aeroplane_server=debug`). `RUST_LOG`, when set, wins.
+    #[arg(long, env = "AEROPLANE_LOG_LEVEL", default_value = "info", value_parser = parse_log_level)]
+    pub log_level: String,
+
+    /// A tool instead of the server (see `aeroplane-server help probe`).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Tools the binary offers besides serving.
+#[derive(Clone, Debug, Subcommand)]
+pub enum Command {
+    /// GETs an `http://` URL and exits 0 if it answers 2xx, 1 otherwise (the container
+    /// healthcheck: `aeroplane-server probe http://127.0.0.1:8080/readyz`).
+    Probe {
+        /// The URL to fetch.
+        url: String,
+        /// How long to wait for the answer, in ms.
+        #[arg(long, default_value_t = 2_000)]
+        timeout_ms: u64,
+    },
+}
+
+/// How log lines look.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Pretty,
+    /// One JSON object per line, for log collectors.
+    Json,
+}
+
+fn parse_database_url(text: &str) -> Result<String, String> {
+    let text = text.trim();
+    if text.is_empty()
+        || text.starts_with("postgres://")
+        || text.starts_with("postgresql://")
+        || text.starts_with("sqlite:")
+    {
+        Ok(text.to_owned())
+    } else {
+        Err("expected a postgres://, postgresql:// or sqlite: URL".to_owned())
+    }
+}
+
+fn parse_origin(text: &str) -> Result<String, String> {
+    let text = text.trim().trim_end_matches('/');
+    if text == "*" {
+        return Ok(text.to_owned());
+    }
+    let rest = text
+        .strip_prefix("https://")
+        .or_else(|| text.strip_prefix("http://"))
+        .ok_or_else(|| format!("`{text}` is not an origin like https://example.org"))?;
+    if rest.is_empty() || rest.contains('/') {
+        return Err(format!(
+            "`{text}` is not an origin like https://example.org (no path)"
+        ));
+    }
+    Ok(text.to_ascii_lowercase())
+}
+
+fn parse_log_level(text: &str) -> Result<String, String> {
+    tracing_subscriber::EnvFilter::try_new(text)
+        .map(|_| text.to_owned())
+        .map_err(|error| format!("not a log level or filter: {error}"))
 }
 
 impl Config {
-    /// The defaults, as `--help` shows them, ignoring flags (environment variables still apply).
+    /// The defaults, as `--help` shows them, ignoring flags (environment variables still apply),
+    /// except the data directory: a fresh one under the system's temporary directory, so that
+    /// servers started in-process (tests) never share one.
     pub fn defaults() -> Config {
-        Config::parse_from(["aeroplane-server"])
+        let mut config = Config::parse_from(["aeroplane-server"]);
+        config.data_dir = std::env::temp_dir().join(format!(
+            "aeroplane-server-{}",
+            uuid::Uuid::new_v4().simple()
+        ));
+        config
     }
 
     /// The grace period for disconnected players.
@@ -92,6 +262,50 @@ impl Config {
     pub fn quick_match_wait(&self) -> Duration {
         Duration::from_millis(self.quick_match_wait_ms)
     }
+
+    /// The computer's pause before each of its actions.
+    pub fn bot_pace(&self) -> Duration {
+        Duration::from_millis(self.bot_pace_ms)
+    }
+
+    /// How long a graceful shutdown may take.
+    pub fn shutdown_deadline(&self) -> Duration {
+        Duration::from_millis(self.shutdown_deadline_ms)
+    }
+
+    /// How often live games' journals are synced to disk.
+    pub fn journal_sync(&self) -> Duration {
+        Duration::from_millis(self.journal_sync_ms)
+    }
+
+    /// How long a client may take to send an HTTP request head.
+    pub fn header_read_timeout(&self) -> Duration {
+        Duration::from_millis(self.header_read_timeout_ms)
+    }
+
+    /// The turn clock of quick-match rooms, if any.
+    pub fn quick_match_turn_clock(&self) -> Option<Duration> {
+        (self.quick_match_turn_clock_ms > 0)
+            .then(|| Duration::from_millis(self.quick_match_turn_clock_ms))
+    }
+
+    /// How long a WebSocket may stay open without joining.
+    pub fn join_timeout(&self) -> Duration {
+        Duration::from_millis(self.join_timeout_ms)
+    }
+
+    /// The database URL, if one is set and not empty.
+    pub fn database_url(&self) -> Option<&str> {
+        self.database_url.as_deref().filter(|url| !url.is_empty())
+    }
+
+    /// Whether a browser page from `origin` may open a WebSocket.
+    pub fn origin_allowed(&self, origin: &str) -> bool {
+        let origin = origin.trim_end_matches('/');
+        self.allowed_origins
+            .iter()
+            .any(|allowed| allowed == "*" || allowed.eq_ignore_ascii_case(origin))
+    }
 }
 
 #[cfg(test)]
@@ -117,5 +331,45 @@ mod tests {
         .unwrap();
         assert_eq!(config.listen.port(), 9000);
         assert_eq!(config.grace_ms, 5);
+    }
+
+    #[test]
+    fn a_wrong_value_names_its_setting() {
+        for (flag, value) in [
+            ("--listen", "nowhere"),
+            ("--grace-ms", "soon"),
+            ("--log-format", "xml"),
+            ("--log-level", "loud=="),
+            ("--database-url", "mysql://db"),
+            ("--allowed-origins", "example.org"),
+            ("--journal-sync-ms", "0"),
+        ] {
+            let error = Config::try_parse_from(["aeroplane-server", flag, value])
+                .expect_err(flag)
+                .to_string();
+            assert!(error.contains(flag), "{flag}: {error}");
+        }
+    }
+
+    #[test]
+    fn origins_are_a_comma_separated_list() {
+        let config = Config::try_parse_from([
+            "aeroplane-server",
+            "--allowed-origins",
+            "https://play.example.org,http://localhost:5173/",
+        ])
+        .unwrap();
+        assert!(config.origin_allowed("https://play.example.org"));
+        assert!(config.origin_allowed("http://localhost:5173"));
+        assert!(!config.origin_allowed("https://evil.example"));
+        assert!(Config::defaults().origin_allowed("https://anything.example"));
+    }
+
+    #[test]
+    fn probe_is_a_subcommand() {
+        let config =
+            Config::try_parse_from(["aeroplane-server", "probe", "http://127.0.0.1:1/readyz"])
+                .unwrap();
+        assert!(matches!(config.command, Some(Command::Probe { .. })));
     }
 }

@@ -1,11 +1,13 @@
-//! `POST /api/rooms` and `GET /api/rooms/{id}`.
+//! `POST /api/rooms` (online, computer and local rooms) and `GET /api/rooms/{id}`.
 
 use std::time::Duration;
 
+use aeroplane_bot::{Level, ParseLevelError};
 use aeroplane_dice::ServerSeed;
 use aeroplane_protocol::api::{CreateRoom, RoomCreated, RoomStatus};
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::record::Mode;
+use aeroplane_rules::Colour;
 use anyhow::Context;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -17,7 +19,8 @@ use uuid::Uuid;
 
 use crate::app::AppState;
 use crate::error::HttpError;
-use crate::room::{self, RoomCommand, RoomSetup};
+use crate::limits::ClientAddr;
+use crate::room::{self, ComputerSeat, RoomCommand, RoomSetup};
 
 /// How long the API waits for a room to answer a status request.
 const STATUS_TIMEOUT: Duration = Duration::from_secs(5);
@@ -38,12 +41,17 @@ pub fn parse_room_id(text: &str) -> Result<Uuid, HttpError> {
 
 async fn create(
     State(state): State<AppState>,
+    ClientAddr(address): ClientAddr,
     body: Bytes,
 ) -> Result<(StatusCode, Json<RoomCreated>), HttpError> {
     let request: CreateRoom = super::json_body(&body)?;
-    if request.mode != Mode::Online {
-        let message = format!("`{}` rooms are not offered yet", request.mode.as_str());
-        return Err(HttpError::bad_request(ErrorCode::UnsupportedMode, message));
+    let computer = computer_seat(&request)?;
+    let turn_clock = turn_clock(&request)?;
+    if let Some(address) = address
+        && !state.limits.room_creations.try_create(address)
+    {
+        tracing::info!(%address, "refused a room: too many from this address");
+        return Err(HttpError::RateLimited);
     }
     let server_seed = match request.test_server_seed {
         Some(hex) => test_seed(&hex)?,
@@ -55,19 +63,67 @@ async fn create(
     let id = Uuid::new_v4();
     let setup = RoomSetup {
         id,
-        mode: Mode::Online,
+        mode: request.mode,
         server_seed,
         seats: Vec::new(),
+        turn_clock,
     };
-    room::open(setup, state.room_context());
+    match computer {
+        Some(computer) => {
+            room::open_computer(setup, computer, state.room_context())
+                .context("failed to draw the computer's seat token and seed")
+                .map_err(HttpError::Internal)?;
+        }
+        None => {
+            room::open(setup, state.room_context());
+        }
+    }
     let created = RoomCreated {
         id,
-        mode: Mode::Online,
+        mode: request.mode,
         invite_code: id.simple().to_string(),
         ws_path: format!("/ws/rooms/{id}"),
         commitment,
+        colour: computer.map(|computer| computer.colour.opponent()),
+        level: computer.map(|computer| computer.level.as_str().to_owned()),
     };
     Ok((StatusCode::CREATED, Json(created)))
+}
+
+/// The computer's seat a `computer` room asks for: the colour the human does not take (the
+/// human is Red unless they ask for Yellow) at the level asked for (`normal` by default). Other
+/// modes take neither field.
+fn computer_seat(request: &CreateRoom) -> Result<Option<ComputerSeat>, HttpError> {
+    if request.mode != Mode::Computer {
+        if request.colour.is_some() || request.level.is_some() {
+            let message = "`colour` and `level` apply to computer rooms only";
+            return Err(HttpError::bad_request(ErrorCode::BadField, message));
+        }
+        return Ok(None);
+    }
+    let human = request.colour.unwrap_or(Colour::Red);
+    let level = match request.level.as_deref() {
+        None => Level::Normal,
+        Some(text) => text.parse().map_err(|error: ParseLevelError| {
+            HttpError::bad_request(ErrorCode::BadField, error.to_string())
+        })?,
+    };
+    Ok(Some(ComputerSeat {
+        colour: human.opponent(),
+        level,
+    }))
+}
+
+/// The turn clock a room asks for: 100 ms to an hour, or none.
+fn turn_clock(request: &CreateRoom) -> Result<Option<Duration>, HttpError> {
+    match request.turn_clock_ms {
+        None | Some(0) => Ok(None),
+        Some(ms @ 100..=3_600_000) => Ok(Some(Duration::from_millis(ms))),
+        Some(_) => Err(HttpError::bad_request(
+            ErrorCode::BadField,
+            "turn_clock_ms is 100 to 3600000 (or 0 for no clock)",
+        )),
+    }
 }
 
 /// The server seed a test asked for: only a build with the `test-hooks` feature accepts one.

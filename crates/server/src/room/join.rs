@@ -4,6 +4,7 @@ use aeroplane_dice::{ClientSeed, DieStream, GameKey};
 use aeroplane_protocol::PROTOCOL_VERSION;
 use aeroplane_protocol::client::{Join, Role};
 use aeroplane_protocol::error::{CloseCode, ErrorCode};
+use aeroplane_protocol::record::Mode;
 use aeroplane_protocol::server::{
     GameStarted, PlayerConnected, PlayerDisconnected, ServerMessage, Welcome,
 };
@@ -35,7 +36,7 @@ impl Room {
             return self.reply(conn, &error);
         }
         let joined = match join.role {
-            Role::Spectator => Ok(Joined::Spectator),
+            Role::Spectator => self.admit_spectator(),
             Role::Player => self.take_seat(conn, &join),
         };
         let joined = match joined {
@@ -48,13 +49,17 @@ impl Room {
             return;
         };
         target.role = Some(joined);
+        target.outbox.mark_joined();
         self.retire_at = None;
-        let (colour, token) = match joined {
-            Joined::Player(colour) => (
-                Some(colour),
-                self.seat(colour).map(|seat| seat.token.as_str().to_owned()),
-            ),
-            Joined::Spectator => (None, None),
+        let colours = self.colours_of(joined);
+        let token = colours
+            .first()
+            .and_then(|colour| self.seat(*colour))
+            .map(|seat| seat.token.as_str().to_owned());
+        // The player of a local room plays both colours: no single colour is theirs.
+        let colour = match colours.as_slice() {
+            [colour] => Some(*colour),
+            _ => None,
         };
         tracing::info!(conn, seat = colour.map(Colour::as_str), "joined");
         let welcome = ServerMessage::Welcome(Welcome {
@@ -62,13 +67,39 @@ impl Room {
             protocol: PROTOCOL_VERSION,
             role: joined.wire_role(),
             colour,
+            colours: colours.clone(),
             token,
             snapshot: self.snapshot(),
         });
         self.reply(conn, &welcome);
-        if let Joined::Player(colour) = joined {
-            self.seat_connected(colour, conn);
+        if !colours.is_empty() {
+            self.seats_connected(&colours, conn);
         }
+    }
+
+    /// The colours a joined connection plays: both for the player of a local room (who joins as
+    /// Red's seat and acts for whichever colour is to act), one for any other player.
+    pub(super) fn colours_of(&self, joined: Joined) -> Vec<Colour> {
+        match joined {
+            Joined::Player(_) if self.mode == Mode::Local => Colour::ALL.to_vec(),
+            Joined::Player(colour) => vec![colour],
+            Joined::Spectator => Vec::new(),
+        }
+    }
+
+    /// Admits one more spectator, unless the room has `--max-spectators` already.
+    fn admit_spectator(&self) -> Result<Joined, Refusal> {
+        let max = self.context.config.max_spectators;
+        let watching = self
+            .conns
+            .values()
+            .filter(|conn| conn.role == Some(Joined::Spectator))
+            .count();
+        if watching >= max {
+            let message = format!("this room admits {max} spectators");
+            return Err(Refusal(ErrorCode::TooManySpectators, message));
+        }
+        Ok(Joined::Spectator)
     }
 
     /// Finds the seat a player's `join` asks for and checks that it may have it.
@@ -101,6 +132,9 @@ impl Room {
         }
         let client_seed = ClientSeed::new(join.client_seed.clone().unwrap_or_default())
             .map_err(|error| Refusal(ErrorCode::SeedTooLong, error.to_string()))?;
+        if self.mode == Mode::Local {
+            return self.take_both_seats(conn, name, client_seed);
+        }
         let colour = match join.colour {
             Some(colour) if self.seat(colour).is_some() => {
                 let message = format!("the {} seat is taken", colour.as_str());
@@ -134,20 +168,60 @@ impl Room {
         Ok(Joined::Player(colour))
     }
 
-    /// `conn` is now the live connection of `colour`'s seat; an older one is replaced.
-    fn seat_connected(&mut self, colour: Colour, conn: ConnId) {
-        let Some(seat) = self.seat_mut(colour) else {
-            return;
-        };
-        let previous = seat.conn.replace(conn);
-        seat.deadline = None;
-        let name = seat.name.clone();
-        if let Some(old) = previous.filter(|old| *old != conn) {
-            if let Some(old) = self.conns.remove(&old) {
-                old.outbox.close(CloseCode::Replaced);
+    /// A local room's one player takes both seats, with one token for both. The seats share the
+    /// player's name and client seed.
+    fn take_both_seats(
+        &mut self,
+        conn: ConnId,
+        name: &str,
+        client_seed: ClientSeed,
+    ) -> Result<Joined, Refusal> {
+        if self.seats.iter().any(Option::is_some) {
+            return Err(Refusal(
+                ErrorCode::RoomFull,
+                "this local room has its player; watch instead".into(),
+            ));
+        }
+        let token = SeatToken::generate().map_err(|error| {
+            tracing::error!(conn, error = %error, "no entropy for a seat token");
+            Refusal(
+                ErrorCode::Internal,
+                "the server could not make a seat token".into(),
+            )
+        })?;
+        for colour in Colour::ALL {
+            self.seats[colour.index()] = Some(Seat {
+                name: name.to_owned(),
+                token: token.clone(),
+                client_seed: client_seed.clone(),
+                conn: None,
+                deadline: None,
+            });
+        }
+        Ok(Joined::Player(Colour::Red))
+    }
+
+    /// `conn` is now the live connection of these seats; an older one is replaced.
+    fn seats_connected(&mut self, colours: &[Colour], conn: ConnId) {
+        let mut connected = Vec::new();
+        for colour in colours {
+            let Some(seat) = self.seat_mut(*colour) else {
+                continue;
+            };
+            let previous = seat.conn.replace(conn);
+            seat.deadline = None;
+            let name = seat.name.clone();
+            match previous.filter(|old| *old != conn) {
+                Some(old) => {
+                    // The seat never looked disconnected to anyone: no event.
+                    if let Some(old) = self.conns.remove(&old) {
+                        old.outbox.close(CloseCode::Replaced);
+                    }
+                }
+                None => connected.push((*colour, name)),
             }
-            // The seat never looked disconnected to anyone: no event.
-        } else {
+        }
+        for (colour, name) in connected {
             let event = self.next_event();
             self.broadcast(&[ServerMessage::PlayerConnected(PlayerConnected {
                 event,
@@ -178,49 +252,67 @@ impl Room {
         self.retire_at = None;
         // A seat taken in advance (quick match) whose player has not come yet starts its grace now.
         let deadline = Instant::now() + self.context.config.grace();
-        for seat in self.seats.iter_mut().flatten() {
-            if seat.conn.is_none() {
-                seat.deadline = Some(deadline);
+        for colour in Colour::ALL {
+            // The computer never abandons, even if the human sat down before the bot did.
+            let computer = self.is_computer(colour);
+            if let Some(seat) = self.seat_mut(colour).filter(|seat| seat.conn.is_none()) {
+                seat.deadline = (!computer).then_some(deadline);
             }
         }
         tracing::info!("game started");
         let event = self.next_event();
-        self.broadcast(&[ServerMessage::GameStarted(GameStarted {
+        let mut started = [ServerMessage::GameStarted(GameStarted {
             event,
             commitment: self.commitment.to_string(),
             red_seed: red_seed.as_str().to_owned(),
             yellow_seed: yellow_seed.as_str().to_owned(),
-        })]);
+            deadline_ms: None,
+        })];
+        self.restart_clock(&mut started);
+        self.broadcast(&started);
         self.state_event = self.event;
     }
 
     /// A connection went away (closed, dropped, or left).
+    ///
+    /// A player's seat is held for the grace period, then the game ends `abandoned`. The computer
+    /// never abandons. A local room has nobody to hand the game to, so it waits much longer for
+    /// its one player: the idle room TTL, after which the colour to act abandons.
     pub(super) fn disconnect(&mut self, conn: ConnId) {
         let Some(gone) = self.conns.remove(&conn) else {
             return;
         };
-        let Some(Joined::Player(colour)) = gone.role else {
+        let Some(joined) = gone.role else {
             return;
         };
         let live = self.is_live();
-        let grace = self.context.config.grace();
-        let Some(seat) = self.seat_mut(colour) else {
-            return;
+        let grace = if self.mode == Mode::Local {
+            self.context.config.idle_room_ttl()
+        } else {
+            self.context.config.grace()
         };
-        if seat.conn != Some(conn) {
-            return;
+        let to_act = self.game.to_act();
+        for colour in self.colours_of(joined) {
+            let local = self.mode == Mode::Local;
+            let held = live && !self.is_computer(colour) && (!local || colour == to_act);
+            let Some(seat) = self.seat_mut(colour) else {
+                continue;
+            };
+            if seat.conn != Some(conn) {
+                continue;
+            }
+            seat.conn = None;
+            if held {
+                seat.deadline = Some(Instant::now() + grace);
+            }
+            tracing::info!(conn, seat = colour.as_str(), "player disconnected");
+            let event = self.next_event();
+            let grace_ms = u64::try_from(grace.as_millis()).unwrap_or(u64::MAX);
+            self.broadcast(&[ServerMessage::PlayerDisconnected(PlayerDisconnected {
+                event,
+                colour,
+                grace_ms,
+            })]);
         }
-        seat.conn = None;
-        if live {
-            seat.deadline = Some(Instant::now() + grace);
-        }
-        tracing::info!(conn, seat = colour.as_str(), "player disconnected");
-        let event = self.next_event();
-        let grace_ms = u64::try_from(grace.as_millis()).unwrap_or(u64::MAX);
-        self.broadcast(&[ServerMessage::PlayerDisconnected(PlayerDisconnected {
-            event,
-            colour,
-            grace_ms,
-        })]);
     }
 }

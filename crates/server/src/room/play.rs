@@ -11,7 +11,7 @@ use aeroplane_protocol::client::ClientMessage;
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::events::{Reveal, wire_events};
 use aeroplane_protocol::record::{
-    FairnessRecord, GameRecord, LoggedAction, PlayerKind, PlayerRecord, Players, ResultRecord,
+    FairnessRecord, GameRecord, LoggedAction, Mode, PlayerKind, PlayerRecord, Players, ResultRecord,
 };
 use aeroplane_protocol::server::{Pong, ServerMessage, SnapshotMessage};
 use aeroplane_rules::{Action, Colour, Forfeit, RULESET};
@@ -40,7 +40,9 @@ impl Room {
             }
             ClientMessage::Leave(_) => {
                 if let Some(leaving) = self.conns.get(&conn) {
-                    leaving.outbox.close(aeroplane_protocol::error::CloseCode::RoomClosed);
+                    leaving
+                        .outbox
+                        .close(aeroplane_protocol::error::CloseCode::RoomClosed);
                 }
                 return self.disconnect(conn);
             }
@@ -57,27 +59,23 @@ impl Room {
                     );
                     return self.reply(conn, &error);
                 }
+                // The player of a local room acts for whichever colour is to act.
+                Some(Joined::Player(_)) if self.mode == Mode::Local => self.game.to_act(),
                 Some(Joined::Player(colour)) => colour,
             },
         };
-        if let Err((code, text)) = self.act(colour, &message) {
+        let result = match message {
+            ClientMessage::Hint(request) => self.hint(conn, request.id, colour),
+            ClientMessage::Undo(undo) => self.undo(undo.seen),
+            _ => self.act(colour, &message),
+        };
+        if let Err((code, text)) = result {
             self.reply(conn, &ServerMessage::error(id, code, text));
         }
     }
 
-    /// Checks and applies a game action of `colour`.
-    fn act(&mut self, colour: Colour, message: &ClientMessage) -> Result<(), (ErrorCode, String)> {
-        if self.game.is_over() {
-            let error = aeroplane_rules::RuleError::GameOver;
-            return Err((error.into(), error.to_string()));
-        }
-        if !self.is_live() {
-            return Err((
-                ErrorCode::NotStarted,
-                "the game starts when both seats are taken".into(),
-            ));
-        }
-        let seen = message.seen().unwrap_or_default();
+    /// Refuses an action whose `seen` is not the current state (the stale rule).
+    pub(super) fn check_seen(&self, seen: u64) -> Result<(), (ErrorCode, String)> {
         if seen < self.state_event || seen > self.event {
             let text = format!(
                 "you saw event {seen}, but the game is at event {} (last change {})",
@@ -85,6 +83,24 @@ impl Room {
             );
             return Err((ErrorCode::Stale, text));
         }
+        Ok(())
+    }
+
+    /// Checks and applies a game action of `colour`.
+    fn act(&mut self, colour: Colour, message: &ClientMessage) -> Result<(), (ErrorCode, String)> {
+        let draw = matches!(
+            message,
+            ClientMessage::OfferDraw(_)
+                | ClientMessage::AcceptDraw(_)
+                | ClientMessage::DeclineDraw(_)
+                | ClientMessage::WithdrawDraw(_)
+        );
+        if draw && self.mode != Mode::Online {
+            let text = format!("{} games have no draw offers", self.mode.as_str());
+            return Err((ErrorCode::DrawsUnavailable, text));
+        }
+        self.check_live()?;
+        self.check_seen(message.seen().unwrap_or_default())?;
         let action = match *message {
             ClientMessage::Roll(_) => {
                 // Validate before drawing, so a refused roll never consumes a die value.
@@ -111,14 +127,19 @@ impl Room {
             ClientMessage::Join(_)
             | ClientMessage::Ping(_)
             | ClientMessage::Sync(_)
-            | ClientMessage::Leave(_) => unreachable!("not game actions"),
+            | ClientMessage::Leave(_)
+            | ClientMessage::Hint(_)
+            | ClientMessage::Undo(_) => unreachable!("not game actions"),
         };
+        let (before, index) = (self.game, self.actions.len());
         self.apply(action)
-            .map_err(|error| (error.into(), error.to_string()))
+            .map_err(|error| (error.into(), error.to_string()))?;
+        self.remember_for_undo(before, action, index);
+        Ok(())
     }
 
     /// Applies an action through the rules, logs it, tells everyone, and ends the game if over.
-    fn apply(&mut self, action: Action) -> Result<(), aeroplane_rules::RuleError> {
+    pub(super) fn apply(&mut self, action: Action) -> Result<(), aeroplane_rules::RuleError> {
         let events = self.game.apply(action)?;
         let first = self.next_event();
         self.actions.push(LoggedAction {
@@ -126,8 +147,14 @@ impl Room {
             action,
             undone: false,
         });
+        // Journaled before anyone hears of it, so a restart never forgets a seen action.
+        self.journal();
         let reveal = || self.reveal();
-        let messages = wire_events(&events, first, reveal);
+        let mut messages = wire_events(&events, first, reveal);
+        // The turn clock restarts with every roll and move, and stops when the game ends.
+        if matches!(action, Action::Roll { .. } | Action::Move { .. }) || self.game.is_over() {
+            self.restart_clock(&mut messages);
+        }
         tracing::debug!(?action, events = messages.len(), "applied");
         self.broadcast(&messages);
         self.state_event = self.event;
@@ -173,45 +200,41 @@ impl Room {
         }
     }
 
-    /// The game is over: hand the record to the store without waiting, and plan retirement.
-    fn finish(&mut self) {
+    /// The game is over: hand the record to the outbox without waiting, and plan retirement.
+    pub(super) fn finish(&mut self) {
         for seat in self.seats.iter_mut().flatten() {
             seat.deadline = None;
         }
         self.retire_at = Some(Instant::now() + self.context.config.finished_room_ttl());
         let Some(record) = self.record() else { return };
-        let store = self.context.store.clone();
-        let id = self.id;
         tracing::info!(result = ?record.result, "game over");
-        tokio::spawn(async move {
-            match store.save(&record).await {
-                Ok(saved) => tracing::info!(room_id = %id, ?saved, "game record stored"),
-                Err(error) => {
-                    tracing::error!(room_id = %id, error = %error, "storing the game record failed");
-                }
-            }
-        });
+        // The durable outbox writes it to the store; the room never waits for the database.
+        self.context.keep_record(record);
     }
 
     /// The complete record of the finished game.
     fn record(&self) -> Option<GameRecord> {
         let outcome = self.game.outcome()?;
-        let player = |colour: Colour| PlayerRecord {
-            name: self
-                .seat(colour)
-                .map(|seat| seat.name.clone())
-                .unwrap_or_default(),
-            kind: PlayerKind::Human,
-            level: None,
+        let player = |colour: Colour| {
+            let computer = self
+                .assist
+                .computer
+                .filter(|computer| computer.colour == colour);
+            PlayerRecord {
+                name: self
+                    .seat(colour)
+                    .map(|seat| seat.name.clone())
+                    .unwrap_or_default(),
+                kind: match computer {
+                    Some(_) => PlayerKind::Computer,
+                    None => PlayerKind::Human,
+                },
+                level: computer.map(|computer| computer.level.as_str().to_owned()),
+            }
         };
-        let count = |pred: fn(&Action) -> bool| {
-            u32::try_from(
-                self.actions
-                    .iter()
-                    .filter(|logged| pred(&logged.action))
-                    .count(),
-            )
-            .unwrap_or(u32::MAX)
+        let count = |pred: fn(&LoggedAction) -> bool| {
+            u32::try_from(self.actions.iter().filter(|logged| pred(logged)).count())
+                .unwrap_or(u32::MAX)
         };
         let now = OffsetDateTime::now_utc();
         Some(GameRecord {
@@ -229,8 +252,9 @@ impl Room {
                 winner: outcome.winner,
                 reason: outcome.reason,
             },
-            rolls: count(|action| matches!(action, Action::Roll { .. })),
-            moves: count(|action| matches!(action, Action::Move { .. })),
+            // Undone rolls still count: each consumed a value of the die stream.
+            rolls: count(|logged| matches!(logged.action, Action::Roll { .. })),
+            moves: count(|logged| !logged.undone && matches!(logged.action, Action::Move { .. })),
             actions: self.actions.clone(),
             fairness: FairnessRecord {
                 scheme: SCHEME.to_owned(),

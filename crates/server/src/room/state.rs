@@ -8,7 +8,9 @@ use aeroplane_protocol::client::Role;
 use aeroplane_protocol::error::CloseCode;
 use aeroplane_protocol::record::{LoggedAction, Mode, ResultRecord};
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_protocol::snapshot::{FairnessView, RoomPhase, SeatView, Seats, Snapshot};
+use aeroplane_protocol::snapshot::{
+    ComputerView, FairnessView, RoomPhase, SeatView, Seats, Snapshot,
+};
 use aeroplane_rules::{Colour, Game};
 use time::OffsetDateTime;
 use tokio::time::Instant;
@@ -66,6 +68,10 @@ pub(super) struct Room {
     pub(super) started_at: Option<OffsetDateTime>,
     /// When the room closes by itself (finished, or idle with nobody there).
     pub(super) retire_at: Option<Instant>,
+    /// The computer's seat and the undo history (computer and local rooms).
+    pub(super) assist: super::assist::Assist,
+    /// The turn clock and the strikes it counted.
+    pub(super) clock: super::clock::Clock,
 }
 
 impl Room {
@@ -137,6 +143,10 @@ impl Room {
             result: self.game.outcome().map(|outcome| ResultRecord {
                 winner: outcome.winner,
                 reason: outcome.reason,
+            }),
+            computer: self.assist.computer.map(|computer| ComputerView {
+                colour: computer.colour,
+                level: computer.level.as_str().to_owned(),
             }),
         }
     }

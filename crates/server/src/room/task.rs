@@ -10,10 +10,19 @@ use tracing::Instrument;
 
 use super::state::{Room, Seat};
 use super::{RoomCommand, RoomContext, RoomSetup};
+use crate::metrics::RoomView;
 
-/// Spawns the task of a new room.
-pub(super) fn spawn(setup: RoomSetup, context: RoomContext, inbox: mpsc::Receiver<RoomCommand>) {
-    let span = tracing::info_span!("room", room_id = %setup.id);
+/// Runs a built room's loop in a task of its own.
+pub(super) fn launch(mut room: Room, inbox: mpsc::Receiver<RoomCommand>) {
+    let span = tracing::info_span!(parent: None, "room", room_id = %room.id);
+    room.account(RoomView::default());
+    tokio::spawn(room.run(inbox).instrument(span));
+}
+
+/// A new room's state, with the game started if both seats are set already.
+pub(super) fn build(setup: RoomSetup, context: RoomContext) -> Room {
+    let span = tracing::info_span!(parent: None, "room", room_id = %setup.id);
+    let _entered = span.enter();
     let commitment = setup.server_seed.commitment();
     let mut room = Room {
         id: setup.id,
@@ -31,6 +40,8 @@ pub(super) fn spawn(setup: RoomSetup, context: RoomContext, inbox: mpsc::Receive
         created_at: OffsetDateTime::now_utc(),
         started_at: None,
         retire_at: None,
+        assist: Default::default(),
+        clock: super::clock::Clock::new(setup.turn_clock),
     };
     for seat in setup.seats {
         room.seats[seat.colour.index()] = Some(Seat {
@@ -45,14 +56,17 @@ pub(super) fn spawn(setup: RoomSetup, context: RoomContext, inbox: mpsc::Receive
     if !room.is_live() {
         room.retire_at = Some(Instant::now() + room.context.config.idle_room_ttl());
     }
-    tokio::spawn(room.run(inbox).instrument(span));
+    room
 }
 
 impl Room {
     async fn run(mut self, mut inbox: mpsc::Receiver<RoomCommand>) {
         tracing::info!(mode = self.mode.as_str(), "room opened");
+        let mut stopping = self.context.lifecycle.stopping();
+        let mut shutting_down = false;
         loop {
             let wake = self.next_wake();
+            let before = self.view();
             tokio::select! {
                 command = inbox.recv() => match command {
                     Some(command) => self.command(command),
@@ -61,17 +75,33 @@ impl Room {
                 () = sleep_until(wake.unwrap_or_else(Instant::now)), if wake.is_some() => {
                     let now = Instant::now();
                     self.expire_seats(now);
+                    self.expire_clock(now);
                     if self.retire_at.is_some_and(|at| at <= now) {
+                        self.account(before);
                         break;
                     }
                 }
+                _ = stopping.wait_for(|stop| *stop) => {
+                    // The server is shutting down: the journal keeps the game for the restart.
+                    shutting_down = true;
+                    self.account(before);
+                    break;
+                }
             }
+            self.account(before);
         }
         self.context.registry.remove(self.id);
+        let code = if shutting_down {
+            CloseCode::ShuttingDown
+        } else {
+            CloseCode::RoomClosed
+        };
         for conn in self.conns.values() {
-            conn.outbox.close(CloseCode::RoomClosed);
+            conn.outbox.close(code);
         }
-        tracing::info!("room closed");
+        let view = self.view();
+        crate::metrics::room_changed(self.mode, view, RoomView::default(), &[]);
+        tracing::info!(shutting_down, "room closed");
     }
 
     fn command(&mut self, command: RoomCommand) {
@@ -91,7 +121,8 @@ impl Room {
         if self.game.is_over() || self.is_live() {
             return;
         }
-        if self.conns.is_empty() {
+        // The bot of a computer room is always there; only people keep a room open.
+        if self.conns.keys().all(|conn| *conn == super::BOT_CONN) {
             if self.retire_at.is_none() {
                 self.retire_at = Some(Instant::now() + self.context.config.idle_room_ttl());
             }
@@ -103,6 +134,9 @@ impl Room {
     /// The earliest timer: a seat deadline or the retirement.
     fn next_wake(&self) -> Option<Instant> {
         let deadlines = self.seats.iter().flatten().filter_map(|seat| seat.deadline);
-        deadlines.chain(self.retire_at).min()
+        deadlines
+            .chain(self.retire_at)
+            .chain(self.clock.deadline)
+            .min()
     }
 }

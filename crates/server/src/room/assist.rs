@@ -1,0 +1,157 @@
+//! What only computer and local rooms offer: hints and undo.
+//!
+//! - `hint` (computer rooms): the plane the computer would move for the human's pending roll, at
+//!   the room's level, answered to the asking connection alone.
+//! - `undo` (computer and local rooms): before each plane choice that may be taken back (the
+//!   human's in a computer room, either colour's in a local room) the room keeps the position,
+//!   which awaits that very move, and where the move sits in the action log. Undo goes back to the
+//!   latest such position: the same roll is pending again, and the move and every action after it
+//!   are marked undone in the log (they stay there, so the record shows them). Repeated undo goes
+//!   further back. The die stream is never rewound (`fairness.md`): the next roll takes the next
+//!   value. Everyone gets a numbered `undone` event with a full snapshot.
+
+use aeroplane_protocol::error::ErrorCode;
+use aeroplane_protocol::record::Mode;
+use aeroplane_protocol::server::{Hint, ServerMessage, Undone};
+use aeroplane_rules::{Action, Colour, Game, Phase, RuleError};
+
+use super::ConnId;
+use super::bot::ComputerSeat;
+use super::state::Room;
+
+/// A refusal: the stable code and a message for people.
+pub(super) type Refusal = (ErrorCode, String);
+
+/// What a room keeps for hints and undo.
+#[derive(Debug, Default)]
+pub(super) struct Assist {
+    /// The computer's seat, in a computer room.
+    pub(super) computer: Option<ComputerSeat>,
+    /// The positions undo can go back to, oldest first.
+    undo: Vec<UndoPoint>,
+}
+
+/// The position just before a plane choice that may be taken back.
+#[derive(Clone, Copy, Debug)]
+struct UndoPoint {
+    /// The game awaiting that move, its roll pending.
+    game: Game,
+    /// The index of the move in the action log.
+    action: usize,
+}
+
+impl Room {
+    /// Whether `colour`'s seat is the computer's.
+    pub(super) fn is_computer(&self, colour: Colour) -> bool {
+        self.assist
+            .computer
+            .is_some_and(|computer| computer.colour == colour)
+    }
+
+    /// Remembers `before`, the position before `action` (just logged at index `index`), if the
+    /// action is a plane choice that undo may take back.
+    pub(super) fn remember_for_undo(&mut self, before: Game, action: Action, index: usize) {
+        let Action::Move { colour, .. } = action else {
+            return;
+        };
+        let undoable = match self.mode {
+            Mode::Online => false,
+            Mode::Computer => !self.is_computer(colour),
+            Mode::Local => true,
+        };
+        if undoable {
+            self.assist.undo.push(UndoPoint {
+                game: before,
+                action: index,
+            });
+        }
+    }
+
+    /// Answers `hint` for `colour`'s player with the computer's choice for the pending roll.
+    pub(super) fn hint(
+        &mut self,
+        conn: ConnId,
+        id: Option<u64>,
+        colour: Colour,
+    ) -> Result<(), Refusal> {
+        let Some(computer) = self.assist.computer else {
+            let text = format!("{} rooms have no hints", self.mode.as_str());
+            return Err((ErrorCode::HintsUnavailable, text));
+        };
+        self.check_live()?;
+        if self.game.to_act() != colour || colour == computer.colour {
+            return Err(rule(RuleError::NotYourTurn));
+        }
+        if !matches!(self.game.phase(), Phase::AwaitingMove { .. }) {
+            return Err(rule(RuleError::RollFirst));
+        }
+        let decision = aeroplane_bot::choose(computer.level, &self.game, self.event)
+            .map_err(|_| rule(RuleError::RollFirst))?;
+        let hint = ServerMessage::Hint(Hint {
+            id,
+            plane: decision.plane,
+            explanation: decision.explanation,
+            level: computer.level.as_str().to_owned(),
+        });
+        self.reply(conn, &hint);
+        Ok(())
+    }
+
+    /// Handles `undo`: back to the position before the latest plane choice that may be taken back.
+    pub(super) fn undo(&mut self, seen: u64) -> Result<(), Refusal> {
+        if self.mode == Mode::Online {
+            return Err((
+                ErrorCode::UndoUnavailable,
+                "online games cannot be undone".into(),
+            ));
+        }
+        self.check_live()?;
+        self.check_seen(seen)?;
+        let Some(point) = self.assist.undo.pop() else {
+            return Err((
+                ErrorCode::NothingToUndo,
+                "no plane choice is left to take back".into(),
+            ));
+        };
+        self.game = point.game;
+        let mut taken = 0u32;
+        for logged in &mut self.actions[point.action..] {
+            if !logged.undone {
+                logged.undone = true;
+                taken += 1;
+            }
+        }
+        tracing::debug!(actions = taken, "undone");
+        self.journal();
+        let event = self.next_event();
+        let mut snapshot = self.snapshot();
+        snapshot.event = event;
+        self.broadcast(&[ServerMessage::Undone(Undone {
+            event,
+            colour: self.game.to_act(),
+            actions: taken,
+            snapshot,
+        })]);
+        self.state_event = self.event;
+        Ok(())
+    }
+
+    /// Refuses unless the game is being played now.
+    pub(super) fn check_live(&self) -> Result<(), Refusal> {
+        if self.game.is_over() {
+            return Err(rule(RuleError::GameOver));
+        }
+        if !self.is_live() {
+            return Err((
+                ErrorCode::NotStarted,
+                "the game starts when both seats are taken".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A rules refusal as a wire refusal.
+fn rule(error: RuleError) -> Refusal {
+    (error.into(), error.to_string())
+}
