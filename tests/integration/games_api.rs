@@ -45,19 +45,19 @@ async fn a_rooms_public_status_shows_its_seats_and_phase() {
 }
 
 #[tokio::test]
-async fn only_online_rooms_can_be_created_so_far() {
+async fn an_unknown_mode_or_a_bad_body_is_a_bad_field() {
     let app = spawn_app().await;
     let response = app
         .http
         .post(app.url("/api/rooms"))
-        .json(&serde_json::json!({ "mode": "computer" }))
+        .json(&serde_json::json!({ "mode": "tournament" }))
         .send()
         .await
         .unwrap();
     assert_eq!(response.status(), 400);
     assert_eq!(
         response.json::<ApiError>().await.unwrap().code,
-        ErrorCode::UnsupportedMode
+        ErrorCode::BadField
     );
     let response = app
         .http

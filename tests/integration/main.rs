@@ -3,13 +3,29 @@
 //! `support` starts a server on port 0 per test and offers a typed WebSocket client. Set
 //! `TEST_LOG=1` to see the server's logs.
 
+mod child;
+mod clock;
+mod computer;
+mod db;
+mod deploy;
 mod draw;
 mod errors;
 mod fairness;
 mod games_api;
+mod hint;
+mod hostile;
+mod limits;
+mod local;
+mod ops;
+mod persistence;
 mod play;
 mod quick_match;
 mod reconnect;
 mod resign;
+mod restart;
+mod secrecy;
+mod soak;
 mod spectator;
 mod support;
+mod timeouts;
+mod undo;
