@@ -22,6 +22,9 @@ use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use uuid::Uuid;
 
+pub(crate) use crate::db::StoreKind;
+use crate::db::TestDatabase;
+
 /// The longest any single receive may take before the test fails.
 pub(crate) const TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -30,10 +33,13 @@ pub(crate) struct TestApp {
     /// `127.0.0.1:<port>`.
     pub(crate) addr: std::net::SocketAddr,
     /// The store the server hands finished games to.
-    pub(crate) store: Arc<MemoryStore>,
+    pub(crate) store: Arc<dyn GameStore>,
     /// An HTTP client.
     pub(crate) http: reqwest::Client,
     _server: RunningServer,
+    /// The server's data directory (outbox, journals, the SQLite file).
+    _data: tempfile::TempDir,
+    _database: Option<TestDatabase>,
 }
 
 /// Starts a server with the default settings (and a 60 s grace period).
@@ -43,16 +49,58 @@ pub(crate) async fn spawn_app() -> TestApp {
 
 /// Starts a server with settings changed by `tweak`.
 pub(crate) async fn spawn_app_with(tweak: impl FnOnce(&mut Config)) -> TestApp {
+    let data = tempfile::tempdir().expect("a data directory");
+    let mut config = Config::defaults();
+    config.listen = "127.0.0.1:0".parse().unwrap();
+    config.data_dir = data.path().to_owned();
+    unthrottle(&mut config);
+    tweak(&mut config);
+    let store: Arc<dyn GameStore> = Arc::new(MemoryStore::new());
+    start(config, store, data, None).await
+}
+
+/// Starts a server on a real store: the SQLite file in its data directory, or a fresh
+/// PostgreSQL database (`None`, after a loud skip line, when `TEST_DATABASE_URL` is unset).
+pub(crate) async fn spawn_app_on(
+    kind: StoreKind,
+    tweak: impl FnOnce(&mut Config),
+) -> Option<TestApp> {
+    let data = tempfile::tempdir().expect("a data directory");
+    let database = match kind {
+        StoreKind::Sqlite => None,
+        StoreKind::Postgres => Some(TestDatabase::create().await?),
+    };
+    let mut config = Config::defaults();
+    config.listen = "127.0.0.1:0".parse().unwrap();
+    config.data_dir = data.path().to_owned();
+    unthrottle(&mut config);
+    config.database_url = database.as_ref().map(|database| database.url.clone());
+    tweak(&mut config);
+    let store = aeroplane_store::open(config.database_url.as_deref(), &config.data_dir)
+        .await
+        .expect("the store opens");
+    Some(start(config, store, data, database).await)
+}
+
+/// The suite plays games as fast as the server answers, far over the per-connection rate limit
+/// meant for people; the limits have tests of their own (`limits.rs`), which set them back.
+fn unthrottle(config: &mut Config) {
+    config.ws_rate_per_sec = 1_000_000.0;
+    config.ws_burst = 1_000_000.0;
+}
+
+async fn start(
+    config: Config,
+    store: Arc<dyn GameStore>,
+    data: tempfile::TempDir,
+    database: Option<TestDatabase>,
+) -> TestApp {
     if std::env::var_os("TEST_LOG").is_some() {
         let _ = tracing_subscriber::fmt()
             .with_env_filter("debug")
             .with_test_writer()
             .try_init();
     }
-    let mut config = Config::defaults();
-    config.listen = "127.0.0.1:0".parse().unwrap();
-    tweak(&mut config);
-    let store = Arc::new(MemoryStore::new());
     let server = aeroplane_server::serve(config, store.clone())
         .await
         .expect("server starts");
@@ -61,6 +109,8 @@ pub(crate) async fn spawn_app_with(tweak: impl FnOnce(&mut Config)) -> TestApp {
         store,
         http: reqwest::Client::new(),
         _server: server,
+        _data: data,
+        _database: database,
     }
 }
 
@@ -94,19 +144,21 @@ impl TestApp {
         response.json().await.unwrap()
     }
 
+    /// The server's data directory.
+    pub(crate) fn data_dir(&self) -> &std::path::Path {
+        self._data.path()
+    }
+
+    /// Shuts the server down gracefully (as on SIGTERM) and hands back its data directory.
+    pub(crate) async fn shutdown(self) -> tempfile::TempDir {
+        let TestApp { _server, _data, .. } = self;
+        _server.shutdown().await.expect("a clean shutdown");
+        _data
+    }
+
     /// Opens a WebSocket to a room.
     pub(crate) async fn connect(&self, room: Uuid) -> Client {
-        let url = format!("ws://{}/ws/rooms/{room}", self.addr);
-        let (ws, _) = tokio_tungstenite::connect_async(url)
-            .await
-            .expect("websocket connects");
-        Client {
-            ws,
-            seen: 0,
-            colour: None,
-            token: None,
-            next_id: 1,
-        }
+        connect_to(self.addr, room).await
     }
 
     /// Creates a room and seats two players in it: Red first, then Yellow.
@@ -139,6 +191,22 @@ impl TestApp {
     }
 }
 
+/// Opens a WebSocket to a room of the server at `addr`.
+pub(crate) async fn connect_to(addr: std::net::SocketAddr, room: Uuid) -> Client {
+    let url = format!("ws://{addr}/ws/rooms/{room}");
+    let (ws, _) = tokio_tungstenite::connect_async(url)
+        .await
+        .expect("websocket connects");
+    Client {
+        ws,
+        seen: 0,
+        colour: None,
+        token: None,
+        next_id: 1,
+        transcript: Vec::new(),
+    }
+}
+
 /// Lower-case hex of some bytes.
 pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|byte| format!("{byte:02x}")).collect()
@@ -154,6 +222,8 @@ pub(crate) struct Client {
     /// The seat token, once joined as a player.
     pub(crate) token: Option<String>,
     next_id: u64,
+    /// Every text frame received, exactly as it arrived (for tests of what the server reveals).
+    pub(crate) transcript: Vec<String>,
 }
 
 impl Client {
@@ -163,6 +233,11 @@ impl Client {
             .send(Message::text(text.into()))
             .await
             .expect("send");
+    }
+
+    /// Sends any WebSocket frame (binary, ping, …) as it is.
+    pub(crate) async fn send_frame(&mut self, frame: Message) {
+        self.ws.send(frame).await.expect("send");
     }
 
     /// Sends a message.
@@ -188,6 +263,7 @@ impl Client {
                 assert!(!frame.is_close(), "the socket closed: {frame:?}");
                 continue;
             };
+            self.transcript.push(text.as_str().to_owned());
             let message = ServerMessage::from_json(&text).expect("a known server message");
             if let Some(event) = message.event() {
                 assert_eq!(event, self.seen + 1, "events are consecutive: {message:?}");
@@ -422,9 +498,18 @@ impl Turn {
 pub(crate) async fn play_to_end(
     red: &mut Client,
     yellow: &mut Client,
+    on_message: impl FnMut(&ServerMessage),
+) -> GameOver {
+    play_to_end_from(Turn::START, red, yellow, on_message).await
+}
+
+/// [`play_to_end`] from a game whose next step is `turn` (e.g. after a restart).
+pub(crate) async fn play_to_end_from(
+    mut turn: Turn,
+    red: &mut Client,
+    yellow: &mut Client,
     mut on_message: impl FnMut(&ServerMessage),
 ) -> GameOver {
-    let mut turn = Turn::START;
     loop {
         let actor = if turn.actor == Colour::Red {
             &mut *red
