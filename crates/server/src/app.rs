@@ -1,23 +1,34 @@
 //! The router and the running server.
 //!
-//! [`serve`] binds, starts serving in the background and returns at once with the bound
-//! address, so tests can bind port 0 and learn the port; `main` does the same and then waits.
+//! [`serve`] opens the outbox and the journals in the data directory, restores the live games
+//! an earlier run left, binds, starts serving in the background and returns at once with the
+//! bound address, so tests can bind port 0 and learn the port; `main` does the same and then
+//! waits for SIGTERM or Ctrl-C and calls [`RunningServer::shutdown`].
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
-use aeroplane_store::GameStore;
+use aeroplane_store::{GameStore, Outbox, OutboxHandle, OutboxOptions};
 use anyhow::Context;
 use axum::Router;
-use axum::routing::get;
+use axum::extract::{Request, State};
+use axum::http::Method;
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
+use tokio::time::Instant;
 use tower_http::trace::TraceLayer;
 
 use crate::config::Config;
+use crate::error::HttpError;
 use crate::http::quick_match::Matchmaker;
+use crate::lifecycle::Lifecycle;
+use crate::metrics::MeteredStore;
 use crate::registry::Registry;
 use crate::room::RoomContext;
+use crate::room::journal::{self, Journals};
 
 /// What every handler shares.
 #[derive(Clone)]
@@ -26,29 +37,30 @@ pub struct AppState {
     pub config: Arc<Config>,
     /// The open rooms.
     pub registry: Arc<Registry>,
-    /// Where finished games go and are read from.
+    /// Where finished games are read from (writes go through the outbox).
     pub store: Arc<dyn GameStore>,
     /// The quick-match queue.
     pub matchmaker: Arc<Matchmaker>,
+    /// Where finished games wait for the store.
+    pub outbox: OutboxHandle,
+    /// The journals of live games.
+    pub journals: Arc<Journals>,
+    /// Draining and stopping.
+    pub lifecycle: Arc<Lifecycle>,
+    /// Connection counts and rate limits shared by every request.
+    pub limits: Arc<crate::limits::Limits>,
 }
 
 impl AppState {
-    /// The state of a fresh server.
-    pub fn new(config: Config, store: Arc<dyn GameStore>) -> AppState {
-        AppState {
-            config: Arc::new(config),
-            registry: Arc::new(Registry::new()),
-            store,
-            matchmaker: Arc::new(Matchmaker::new()),
-        }
-    }
-
     /// What a new room needs from the server.
     pub fn room_context(&self) -> RoomContext {
         RoomContext {
             config: self.config.clone(),
             store: self.store.clone(),
             registry: self.registry.clone(),
+            outbox: self.outbox.clone(),
+            journals: self.journals.clone(),
+            lifecycle: self.lifecycle.clone(),
         }
     }
 }
@@ -56,19 +68,47 @@ impl AppState {
 /// Every route of the server.
 pub fn router(state: AppState) -> Router {
     Router::new()
-        .route("/health", get(|| async { "ok" }))
         .merge(crate::http::router())
         .merge(crate::ws::router())
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            refuse_while_draining,
+        ))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }
 
+/// While draining, new rooms and new WebSockets are refused with 503.
+async fn refuse_while_draining(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let path = request.uri().path();
+    let opens_something = (request.method() == Method::POST
+        && (path == "/api/rooms" || path == "/api/quick-match"))
+        || path.starts_with("/ws/");
+    if opens_something && state.lifecycle.is_draining() {
+        return HttpError::Draining.into_response();
+    }
+    next.run(request).await
+}
+
 /// A server serving in the background.
-#[derive(Debug)]
 pub struct RunningServer {
     addr: SocketAddr,
+    state: AppState,
     stop: Option<oneshot::Sender<()>>,
     task: JoinHandle<std::io::Result<()>>,
+    restored: usize,
+}
+
+impl std::fmt::Debug for RunningServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunningServer")
+            .field("addr", &self.addr)
+            .finish_non_exhaustive()
+    }
 }
 
 impl RunningServer {
@@ -77,39 +117,109 @@ impl RunningServer {
         self.addr
     }
 
-    /// Stops accepting connections and waits for the HTTP server to finish.
+    /// How many live games were restored from journals at start.
+    pub fn restored(&self) -> usize {
+        self.restored
+    }
+
+    /// Shuts down gracefully within `--shutdown-deadline-ms`: drains (readiness fails, new rooms
+    /// and connections are refused), stops every room (its connections close with 1001
+    /// `shutting_down`, its game stays in its journal), syncs the journals, waits for finished
+    /// games to reach the outbox and the outbox to empty into the store, then stops serving.
+    /// What is not flushed by the deadline stays on disk for the next start.
     pub async fn shutdown(mut self) -> anyhow::Result<()> {
+        let deadline = Instant::now() + self.state.config.shutdown_deadline();
+        let lifecycle = self.state.lifecycle.clone();
+        tracing::info!(rooms = self.state.registry.len(), "draining");
+        lifecycle.drain();
+        wait_until(deadline, || self.state.registry.is_empty()).await;
+        wait_until(deadline, || lifecycle.submits_in_flight() == 0).await;
+        self.state.journals.sync(true).await;
+        match self.state.outbox.flush(deadline).await {
+            Ok(()) => tracing::info!("outbox flushed"),
+            Err(left) => tracing::warn!(
+                left,
+                "outbox not flushed by the deadline; the records stay on disk for the next start"
+            ),
+        }
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
-        self.task
-            .await
-            .context("the server task panicked")?
-            .context("the server failed")
+        let remaining = deadline
+            .saturating_duration_since(Instant::now())
+            .max(Duration::from_millis(100));
+        match tokio::time::timeout(remaining, &mut self.task).await {
+            Ok(joined) => joined
+                .context("the server task panicked")?
+                .context("the server failed"),
+            Err(_) => {
+                tracing::warn!("connections still open at the deadline; stopping anyway");
+                self.task.abort();
+                Ok(())
+            }
+        }
     }
 }
 
-/// Binds `config.listen` and starts serving.
+async fn wait_until(deadline: Instant, done: impl Fn() -> bool) {
+    while !done() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Opens the outbox and the journals under `config.data_dir`, restores the live games found
+/// there, binds `config.listen` and starts serving.
 pub async fn serve(config: Config, store: Arc<dyn GameStore>) -> anyhow::Result<RunningServer> {
+    crate::metrics::handle();
+    let store: Arc<dyn GameStore> = Arc::new(MeteredStore::new(store));
+    let data_dir = config.data_dir.clone();
+    let (outbox, _writer) = Outbox::start(
+        data_dir.join("outbox"),
+        store.clone(),
+        OutboxOptions::default(),
+    )
+    .await
+    .with_context(|| format!("failed to open the outbox in {}", data_dir.display()))?;
+    let journals = Journals::open(data_dir.join("rooms"))
+        .with_context(|| format!("failed to open the journals in {}", data_dir.display()))?;
+    journals.sync_periodically(config.journal_sync());
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .with_context(|| format!("failed to bind {}", config.listen))?;
     let addr = listener
         .local_addr()
         .context("failed to read the bound address")?;
-    let app = router(AppState::new(config, store));
+    let limits = Arc::new(crate::limits::Limits::from_config(&config));
+    let header_read_timeout = config.header_read_timeout();
+    let state = AppState {
+        limits,
+        config: Arc::new(config),
+        registry: Arc::new(Registry::new()),
+        store,
+        matchmaker: Arc::new(Matchmaker::new()),
+        outbox,
+        journals,
+        lifecycle: Arc::new(Lifecycle::default()),
+    };
+    let restored = journal::restore_all(&state.room_context());
+    if restored > 0 {
+        tracing::info!(restored, "live games restored; their players may reconnect");
+    }
+    let app = router(state.clone());
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async move {
-                let _ = stopped.await;
-            })
-            .await
+        // Not `axum::serve`: it sets no header-read timeout (see `crate::serve`).
+        crate::serve::run(listener, app, header_read_timeout, async move {
+            let _ = stopped.await;
+        })
+        .await
     });
-    tracing::info!(%addr, "listening");
+    tracing::info!(%addr, data_dir = %data_dir.display(), "listening");
     Ok(RunningServer {
         addr,
+        state,
         stop: Some(stop),
         task,
+        restored,
     })
 }

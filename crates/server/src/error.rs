@@ -28,6 +28,18 @@ pub enum HttpError {
     /// Nobody else asked for a quick match in time (408).
     #[error("no opponent was found in time")]
     NoMatch,
+    /// The server is shutting down and opens no new rooms or connections (503).
+    #[error("the server is restarting; try again in a moment")]
+    Draining,
+    /// A browser page from an origin that is not allowed (403).
+    #[error("this origin may not open WebSockets here")]
+    OriginNotAllowed,
+    /// This address created too many rooms in the last minute (429 `rate_limited`).
+    #[error("too many rooms created from this address; try again in a minute")]
+    RateLimited,
+    /// Too many WebSockets open from this address (429) or on the server (503).
+    #[error("{0}")]
+    TooManyConnections(crate::limits::ConnectionRefused),
     /// Something failed inside the server (500); the details go to the log only.
     #[error("internal error: {0:#}")]
     Internal(anyhow::Error),
@@ -53,6 +65,26 @@ impl IntoResponse for HttpError {
                 ErrorCode::NoMatch,
                 self.to_string(),
             ),
+            HttpError::Draining => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                ErrorCode::Internal,
+                self.to_string(),
+            ),
+            HttpError::OriginNotAllowed => {
+                (StatusCode::FORBIDDEN, ErrorCode::BadField, self.to_string())
+            }
+            HttpError::RateLimited => (
+                StatusCode::TOO_MANY_REQUESTS,
+                ErrorCode::RateLimited,
+                self.to_string(),
+            ),
+            HttpError::TooManyConnections(refused) => {
+                let status = match refused {
+                    crate::limits::ConnectionRefused::PerAddress => StatusCode::TOO_MANY_REQUESTS,
+                    crate::limits::ConnectionRefused::Total => StatusCode::SERVICE_UNAVAILABLE,
+                };
+                (status, ErrorCode::TooManyConnections, self.to_string())
+            }
             HttpError::Internal(error) => {
                 tracing::error!(error = %format!("{error:#}"), "request failed");
                 let message = "the server could not complete the request".to_owned();

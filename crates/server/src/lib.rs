@@ -14,8 +14,13 @@ pub mod app;
 pub mod config;
 pub mod error;
 pub mod http;
+pub mod lifecycle;
+pub mod limits;
+pub mod metrics;
+pub mod probe;
 pub mod registry;
 pub mod room;
+pub mod serve;
 pub mod token;
 pub mod ws;
 

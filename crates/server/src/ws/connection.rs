@@ -2,7 +2,11 @@
 //!
 //! Bad input never reaches a room: a frame that is too big closes the socket (1009); a frame
 //! that does not decode gets an `error` with its code, and too many of those in a row close the
-//! socket (4000). Silence for two ping intervals means the peer is dead (4003).
+//! socket (4000). Silence for two ping intervals means the peer is dead (4003), and so is a
+//! connection that has not joined within `--join-timeout-ms`. Every frame takes a token from the
+//! connection's bucket (`--ws-rate-per-sec`, `--ws-burst`): a frame without one is refused with
+//! `rate_limited` unread, and a client that keeps that up past `--ws-rate-tolerance` refusals is
+//! closed with 1008.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -19,6 +23,7 @@ use tracing::Instrument;
 use super::outbox::{Closer, Outbox, SendError};
 use super::writer;
 use crate::config::Config;
+use crate::limits::TokenBucket;
 use crate::room::{ConnId, RoomCommand, RoomHandle};
 
 /// The limits one connection runs under.
@@ -34,6 +39,14 @@ pub(super) struct Limits {
     pub(super) queue: usize,
     /// How often the writer pings.
     pub(super) ping_interval: Duration,
+    /// Frames per second admitted on average.
+    pub(super) rate: f64,
+    /// Frames admitted in a burst.
+    pub(super) burst: f64,
+    /// Refused frames forgiven (one more per second) before the socket is closed with 1008.
+    pub(super) tolerance: f64,
+    /// How long the connection may take to join.
+    pub(super) join_timeout: Duration,
 }
 
 impl Limits {
@@ -45,6 +58,10 @@ impl Limits {
             max_bad_frames: config.max_bad_frames.max(1),
             queue: config.outgoing_queue.max(1),
             ping_interval: config.ping_interval(),
+            rate: config.ws_rate_per_sec,
+            burst: config.ws_burst,
+            tolerance: config.ws_rate_tolerance,
+            join_timeout: config.join_timeout(),
         }
     }
 }
@@ -83,12 +100,40 @@ async fn serve(socket: WebSocket, room: RoomHandle, limits: Limits, conn: ConnId
     ));
     let mut bad_in_a_row = 0u32;
     let silence = limits.ping_interval * 2;
+    let mut bucket = TokenBucket::new(limits.rate, limits.burst);
+    let mut patience = TokenBucket::new(1.0, limits.tolerance);
+    let join_deadline = tokio::time::Instant::now() + limits.join_timeout;
     loop {
         let frame = tokio::select! {
             biased;
             _ = closer.closed() => break,
+            () = tokio::time::sleep_until(join_deadline), if !closer.is_joined() => {
+                // The join may have been accepted while this branch was waiting.
+                if closer.is_joined() {
+                    continue;
+                }
+                tracing::info!("no join in time");
+                closer.close(CloseCode::Timeout);
+                break;
+            }
             frame = tokio::time::timeout(silence, stream.next()) => frame,
         };
+        let counted =
+            matches!(frame, Ok(Some(Ok(ref message))) if !matches!(message, Message::Close(_)));
+        if counted && !bucket.try_take() {
+            let answer =
+                ServerMessage::error(None, ErrorCode::RateLimited, "too many messages; slow down");
+            if !patience.try_take() {
+                tracing::info!("rate limit exceeded persistently");
+                let _ = outbox.send(&answer);
+                closer.close(CloseCode::RateLimited);
+                break;
+            }
+            if !answer_directly(&outbox, &answer) {
+                break;
+            }
+            continue;
+        }
         let message = match frame {
             Err(_) => {
                 tracing::info!("no frame for two ping intervals");

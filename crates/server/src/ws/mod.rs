@@ -11,34 +11,69 @@ mod writer;
 
 use axum::Router;
 use axum::extract::{Path, State, WebSocketUpgrade};
+use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 use crate::app::AppState;
 use crate::error::HttpError;
 use crate::http::rooms::parse_room_id;
+use crate::limits::ClientAddr;
+
+/// The WebSocket layer's read buffer, in bytes: small, since messages are small.
+const READ_BUFFER_BYTES: usize = 8 * 1024;
 
 /// The WebSocket routes.
 pub fn router() -> Router<AppState> {
     Router::new().route("/ws/rooms/{id}", get(upgrade))
 }
 
-/// Upgrades to a WebSocket for an open room (404 before upgrading when there is none).
+/// Upgrades to a WebSocket for an open room (404 before upgrading when there is none, 403 for a
+/// browser page whose `Origin` is not in `--allowed-origins`).
 async fn upgrade(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    ClientAddr(address): ClientAddr,
+    headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, HttpError> {
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let allowed = origin
+            .to_str()
+            .is_ok_and(|origin| state.config.origin_allowed(origin));
+        if !allowed {
+            tracing::info!(origin = ?origin, "refused a WebSocket from a foreign origin");
+            return Err(HttpError::OriginNotAllowed);
+        }
+    }
     let id = parse_room_id(&id)?;
     let room = state
         .registry
         .get(id)
         .ok_or_else(|| HttpError::room_not_found(id))?;
+    // Counted from here until the socket closes; refused before the upgrade when over a limit.
+    let place = match address {
+        Some(address) => Some(
+            state
+                .limits
+                .connections
+                .try_open(address)
+                .inspect_err(|refused| tracing::info!(%address, %refused, "refused a WebSocket"))
+                .map_err(HttpError::TooManyConnections)?,
+        ),
+        None => None,
+    };
     let limits = connection::Limits::from_config(&state.config);
+    // The upgrade never negotiates compression: axum offers no permessage-deflate, whatever the
+    // client asks for (a test holds this).
     let upgrade = upgrade
+        .read_buffer_size(READ_BUFFER_BYTES)
         .max_message_size(limits.hard_frame_bytes)
         .max_frame_size(limits.hard_frame_bytes);
     Ok(upgrade
-        .on_upgrade(move |socket| connection::run(socket, room, limits))
+        .on_upgrade(move |socket| async move {
+            connection::run(socket, room, limits).await;
+            drop(place);
+        })
         .into_response())
 }

@@ -4,6 +4,7 @@
 //! `try_send`, and a full queue means the client has fallen behind and is dropped (it can
 //! reconnect and resync from a snapshot). Closing goes around the queue, so it works even then.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use aeroplane_protocol::error::CloseCode;
@@ -27,6 +28,8 @@ pub enum SendError {
 pub struct Closer {
     code: OnceLock<CloseCode>,
     notify: Notify,
+    /// Whether the room accepted a `join` from this connection (the join timeout stops).
+    joined: AtomicBool,
 }
 
 impl Closer {
@@ -34,6 +37,11 @@ impl Closer {
     pub fn close(&self, code: CloseCode) {
         let _ = self.code.set(code);
         self.notify.notify_one();
+    }
+
+    /// Whether the room has accepted a `join` from this connection.
+    pub fn is_joined(&self) -> bool {
+        self.joined.load(Ordering::Relaxed)
     }
 
     /// Waits until a close is asked for, and returns its code.
@@ -70,12 +78,20 @@ impl Outbox {
 
     /// Encodes and queues one message without waiting.
     pub fn send(&self, message: &ServerMessage) -> Result<(), SendError> {
+        if let ServerMessage::Error(error) = message {
+            crate::metrics::protocol_error(error.code.as_str());
+        }
         self.send_frame(encode(message))
     }
 
     /// Closes the connection with `code`.
     pub fn close(&self, code: CloseCode) {
         self.closer.close(code);
+    }
+
+    /// The room accepted this connection's `join`: it no longer has to join in time.
+    pub fn mark_joined(&self) {
+        self.closer.joined.store(true, Ordering::Relaxed);
     }
 }
 
