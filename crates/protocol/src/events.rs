@@ -50,6 +50,7 @@ pub fn wire_events(
                     captures: Vec::new(),
                     finished: false,
                     extra_roll: false,
+                    deadline_ms: None,
                 });
             }
             Event::Moved {
@@ -68,6 +69,7 @@ pub fn wire_events(
                     captures: Vec::new(),
                     finished: false,
                     extra_roll: false,
+                    deadline_ms: None,
                 });
             }
             Event::Captured {
@@ -109,6 +111,7 @@ pub fn wire_events(
                         colour,
                         value,
                         legal,
+                        deadline_ms: None,
                     }),
                     Event::TurnPassed { from, to, reason } => {
                         ServerMessage::TurnPassed(TurnPassed {
@@ -116,6 +119,7 @@ pub fn wire_events(
                             from,
                             to,
                             reason,
+                            deadline_ms: None,
                         })
                     }
                     Event::DrawOffered { by } => {

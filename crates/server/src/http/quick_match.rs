@@ -170,6 +170,7 @@ fn open_room(
         mode: Mode::Online,
         server_seed,
         seats,
+        turn_clock: state.config.quick_match_turn_clock(),
     };
     room::open(setup, state.room_context());
     tracing::info!(room_id = %id, "quick match paired two players");

@@ -423,6 +423,8 @@ fn restore(path: &Path, context: &RoomContext) -> Result<RoomHandle, RestoreErro
         seat(Colour::Yellow, &setup.yellow)?,
     ];
     let room_setup = RoomSetup {
+        // The turn clock is not journaled: a restored game plays on without one.
+        turn_clock: None,
         id: setup.id,
         mode: setup.mode,
         server_seed,

@@ -1,0 +1,133 @@
+//! The turn clock: a room option that bounds how long the player to act may take.
+//!
+//! When a room has a clock, every decision (a roll, or a plane choice) must come within it. When
+//! it runs out, the server acts for the player to act: it rolls, and when that leaves a plane
+//! choice it picks one with the `easy` bot, and counts a strike against the player. After
+//! `--max-strikes` strikes in one game the player forfeits (`timeout`). The clock runs whether
+//! the player is connected or not, so a disconnected player's turns are played for them while the
+//! grace period holds the seat (the grace period still ends the game `abandoned`).
+//!
+//! The clock restarts at the start of the game and after every roll and move; draw offers and
+//! presence events leave it alone. Every turn event (`game_started`, `rolled`, `moved`,
+//! `turn_passed`) carries `deadline_ms`, the clock's length, counted from when it was sent.
+//! The computer's seat in a computer room has no clock.
+
+use std::time::Duration;
+
+use aeroplane_bot::Level;
+use aeroplane_protocol::server::ServerMessage;
+use aeroplane_rules::{Action, Colour, Forfeit, Phase};
+use tokio::time::Instant;
+
+use super::state::Room;
+
+/// A room's turn clock.
+#[derive(Debug, Default)]
+pub(super) struct Clock {
+    /// How long each decision may take; `None` for a room without a clock.
+    pub(super) per_decision: Option<Duration>,
+    /// When the pending decision times out.
+    pub(super) deadline: Option<Instant>,
+    /// Strikes per colour in this game.
+    pub(super) strikes: [u32; 2],
+}
+
+impl Clock {
+    /// A clock of this length, or none.
+    pub(super) fn new(per_decision: Option<Duration>) -> Clock {
+        Clock {
+            per_decision: per_decision.filter(|length| !length.is_zero()),
+            ..Clock::default()
+        }
+    }
+
+    /// The clock's length in ms, as turn events carry it.
+    fn deadline_ms(&self) -> Option<u64> {
+        self.per_decision
+            .map(|length| u64::try_from(length.as_millis()).unwrap_or(u64::MAX))
+    }
+}
+
+impl Room {
+    /// Restarts the clock for the decision now pending (none once the game is over, before it
+    /// starts, or when the computer is to act) and stamps the turn events with its length.
+    pub(super) fn restart_clock(&mut self, messages: &mut [ServerMessage]) {
+        let computer = self.is_computer(self.game.to_act());
+        let running = self.clock.per_decision.is_some() && self.is_live() && !computer;
+        self.clock.deadline = running
+            .then(|| {
+                self.clock
+                    .per_decision
+                    .map(|length| Instant::now() + length)
+            })
+            .flatten();
+        if self.clock.deadline.is_none() {
+            return;
+        }
+        let deadline_ms = self.clock.deadline_ms();
+        for message in messages {
+            match message {
+                ServerMessage::GameStarted(started) => started.deadline_ms = deadline_ms,
+                ServerMessage::Rolled(rolled) => rolled.deadline_ms = deadline_ms,
+                ServerMessage::Moved(moved) => moved.deadline_ms = deadline_ms,
+                ServerMessage::TurnPassed(passed) => passed.deadline_ms = deadline_ms,
+                _ => {}
+            }
+        }
+    }
+
+    /// The clock ran out: act for the player to act, count a strike, forfeit at the limit.
+    pub(super) fn expire_clock(&mut self, now: Instant) {
+        if self.clock.deadline.is_none_or(|deadline| deadline > now) {
+            return;
+        }
+        self.clock.deadline = None;
+        if !self.is_live() {
+            return;
+        }
+        let colour = self.game.to_act();
+        let strikes = &mut self.clock.strikes[colour.index()];
+        *strikes += 1;
+        let strikes = *strikes;
+        let max = self.context.config.max_strikes.max(1);
+        tracing::info!(seat = colour.as_str(), strikes, "turn clock ran out");
+        if strikes >= max {
+            let forfeit = Action::Forfeit {
+                colour,
+                reason: Forfeit::Timeout,
+            };
+            if let Err(error) = self.apply(forfeit) {
+                tracing::error!(%error, "the rules refused a timeout forfeit");
+            }
+            return;
+        }
+        if matches!(self.game.phase(), Phase::AwaitingRoll) {
+            let Some(dice) = self.dice.as_mut() else {
+                return;
+            };
+            let value = dice.next_die();
+            if let Err(error) = self.apply(Action::Roll { colour, value }) {
+                tracing::error!(%error, "the rules refused a roll for a timed-out player");
+                return;
+            }
+        }
+        if self.game.to_act() == colour && matches!(self.game.phase(), Phase::AwaitingMove { .. }) {
+            self.move_for(colour);
+        }
+    }
+
+    /// Picks and moves a plane for `colour` with the `easy` bot.
+    fn move_for(&mut self, colour: Colour) {
+        let seed = self.event;
+        let Ok(decision) = aeroplane_bot::choose(Level::Easy, &self.game, seed) else {
+            return;
+        };
+        let action = Action::Move {
+            colour,
+            plane: decision.plane,
+        };
+        if let Err(error) = self.apply(action) {
+            tracing::error!(%error, "the rules refused a move for a timed-out player");
+        }
+    }
+}
