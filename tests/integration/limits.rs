@@ -325,3 +325,65 @@ async fn assert_closed_as_too_big(client: &mut Client) {
         assert_eq!(u16::from(frame.code), 1009);
     }
 }
+
+#[tokio::test]
+async fn a_reader_that_falls_behind_is_dropped_with_4002_and_the_room_never_waits() {
+    let app = spawn_app_with(|config| config.outgoing_queue = 8).await;
+    let room = app.create_room().await;
+    let (mut red, mut yellow) = app.start_game(&room).await;
+    let (mut slow, _) = tokio_tungstenite::connect_async(ws_url(&app, room.id))
+        .await
+        .unwrap();
+    slow.send(Message::text(
+        r#"{"type":"join","role":"spectator","name":"Slow"}"#,
+    ))
+    .await
+    .unwrap();
+    // It asks for snapshot after snapshot and reads none of them, until the socket buffers and
+    // its queue are full and the room drops it (its status then counts no spectator).
+    let status_url = app.url(&format!("/api/rooms/{}", room.id));
+    let spectators = || async {
+        let status: serde_json::Value = app
+            .http
+            .get(&status_url)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        status["spectators"].as_u64().unwrap()
+    };
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    'flood: loop {
+        for _ in 0..500 {
+            let sync = slow.send(Message::text(r#"{"type":"sync"}"#));
+            if !matches!(
+                tokio::time::timeout(Duration::from_millis(200), sync).await,
+                Ok(Ok(()))
+            ) {
+                break 'flood;
+            }
+        }
+        if spectators().await == 0 {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "never dropped");
+    }
+    while spectators().await != 0 {
+        assert!(tokio::time::Instant::now() < deadline, "never dropped");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // The room did not wait for it: the game plays to its end while the slow socket is unread.
+    game_plays_on(&app, room.id, &mut red, &mut yellow).await;
+    // When it finally reads, what it gets ends with 4002.
+    let code = loop {
+        match tokio::time::timeout(crate::support::TIMEOUT, slow.next()).await {
+            Ok(Some(Ok(Message::Close(frame)))) => break frame.map(|frame| u16::from(frame.code)),
+            Ok(Some(Ok(_))) => continue,
+            Ok(Some(Err(_)) | None) => break None,
+            Err(_) => panic!("the slow socket was never closed"),
+        }
+    };
+    assert_eq!(code, Some(4002));
+}
