@@ -179,7 +179,10 @@ pub struct DieStream {
 impl DieStream {
     /// The stream at its start (stream 0, counter 0).
     pub fn new(key: GameKey) -> DieStream {
-        DieStream { rng: ChaCha20Rng::from_seed(key.0), rolls: 0 }
+        DieStream {
+            rng: ChaCha20Rng::from_seed(key.0),
+            rolls: 0,
+        }
     }
 
     /// The stream after `rolls` values have been drawn, e.g. to resume a saved game.
@@ -211,7 +214,9 @@ impl DieStream {
 
 impl fmt::Debug for DieStream {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("DieStream").field("rolls", &self.rolls).finish_non_exhaustive()
+        f.debug_struct("DieStream")
+            .field("rolls", &self.rolls)
+            .finish_non_exhaustive()
     }
 }
 
@@ -248,7 +253,11 @@ pub fn verify(
     for (index, recorded) in rolls.into_iter().enumerate() {
         let expected = stream.next_die();
         if expected != recorded {
-            return Err(VerifyError::RollMismatch { index, recorded, expected });
+            return Err(VerifyError::RollMismatch {
+                index,
+                recorded,
+                expected,
+            });
         }
     }
     Ok(())
@@ -275,10 +284,16 @@ mod tests {
             "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"
         );
         let key = GameKey::derive(&server, &red, &yellow);
-        assert_eq!(key.to_hex(), "ea363b74e59c2aba706742168dc0efffd83d062266a94429a7e0a361b0b4aa7c");
+        assert_eq!(
+            key.to_hex(),
+            "ea363b74e59c2aba706742168dc0efffd83d062266a94429a7e0a361b0b4aa7c"
+        );
         let mut stream = DieStream::new(key);
         let rolls: Vec<u8> = (0..20).map(|_| stream.next_die().value()).collect();
-        assert_eq!(rolls, [1, 4, 4, 5, 1, 3, 6, 4, 1, 6, 4, 2, 4, 6, 4, 2, 5, 6, 1, 5]);
+        assert_eq!(
+            rolls,
+            [1, 4, 4, 5, 1, 3, 6, 4, 1, 6, 4, 2, 4, 6, 4, 2, 5, 6, 1, 5]
+        );
     }
 
     #[test]
@@ -301,7 +316,10 @@ mod tests {
             let mut stream = DieStream::new(GameKey::derive(&server, &red, &yellow));
             (0..20).map(|_| stream.next_die()).collect()
         };
-        assert_eq!(verify(&commitment, &server, &red, &yellow, rolls.clone()), Ok(()));
+        assert_eq!(
+            verify(&commitment, &server, &red, &yellow, rolls.clone()),
+            Ok(())
+        );
         rolls[5] = Die::new(if rolls[5].value() == 1 { 2 } else { 1 }).unwrap();
         assert!(matches!(
             verify(&commitment, &server, &red, &yellow, rolls),
@@ -317,7 +335,10 @@ mod tests {
     #[test]
     fn client_seeds_over_64_bytes_are_refused_not_truncated() {
         assert!(ClientSeed::new("x".repeat(64)).is_ok());
-        assert_eq!(ClientSeed::new("é".repeat(33)), Err(SeedError::ClientSeedTooLong(66)));
+        assert_eq!(
+            ClientSeed::new("é".repeat(33)),
+            Err(SeedError::ClientSeedTooLong(66))
+        );
     }
 
     #[test]
@@ -331,7 +352,10 @@ mod tests {
         hasher.update([0, 0, 0, 0]);
         hasher.update([0, 0, 0, 0]);
         let expected: [u8; 32] = hasher.finalize().into();
-        assert_eq!(GameKey::derive(&server, &empty, &empty).as_bytes(), &expected);
+        assert_eq!(
+            GameKey::derive(&server, &empty, &empty).as_bytes(),
+            &expected
+        );
     }
 
     #[test]
