@@ -49,6 +49,15 @@ impl Registry {
         self.rooms.lock().expect("registry lock poisoned").len()
     }
 
+    /// Messages waiting in room inboxes: the most in one room, and the total.
+    pub fn inbox_queued(&self) -> (usize, usize) {
+        let rooms = self.rooms.lock().expect("registry lock poisoned");
+        rooms.values().fold((0, 0), |(max, total), room| {
+            let queued = room.inbox.max_capacity() - room.inbox.capacity();
+            (max.max(queued), total + queued)
+        })
+    }
+
     /// Whether no room is open.
     pub fn is_empty(&self) -> bool {
         self.len() == 0

@@ -16,6 +16,11 @@ impl SeatToken {
         Ok(SeatToken(hex::encode(bytes)))
     }
 
+    /// A token handed out before, as saved in a live game's journal.
+    pub fn from_saved(token: String) -> SeatToken {
+        SeatToken(token)
+    }
+
     /// Whether `presented` is this token, in time independent of where they differ.
     pub fn matches(&self, presented: &str) -> bool {
         self.0.len() == presented.len() && bool::from(self.0.as_bytes().ct_eq(presented.as_bytes()))

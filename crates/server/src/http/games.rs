@@ -1,6 +1,9 @@
 //! Finished games, read from the [`GameStore`](aeroplane_store::GameStore):
 //! `GET /api/games/{id}`, `GET /api/games?player=&result=&limit=&before=` and
 //! `GET /api/games/{id}/replay` (every position in order, recomputed by the rules crate).
+//!
+//! The list is newest first; a full page carries `next_before`, the cursor to pass as `before`
+//! for the next page (`null` when the page is not full). A page after the last one is empty.
 
 use std::collections::HashMap;
 
@@ -8,7 +11,7 @@ use aeroplane_protocol::api::{GameList, GameSummary, Replay, ReplayStep};
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::record::GameRecord;
 use aeroplane_rules::Game;
-use aeroplane_store::GameQuery;
+use aeroplane_store::{Cursor, GameQuery, StoreError};
 use axum::extract::{Path, Query, State};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -102,7 +105,16 @@ async fn list(
         .store
         .list(&query)
         .await
-        .map_err(|error| HttpError::Internal(anyhow::anyhow!("listing games: {error}")))?;
+        .map_err(|error| match error {
+            StoreError::BadQuery(_) | StoreError::BadCursor => {
+                HttpError::bad_request(ErrorCode::BadField, error.to_string())
+            }
+            error => HttpError::Internal(anyhow::anyhow!("listing games: {error}")),
+        })?;
+    // A full page may have a next one: it starts after this page's last game.
+    let next_before = (records.len() == query.limit as usize)
+        .then(|| records.last().map(|last| Cursor::after(last).to_string()))
+        .flatten();
     let games = records
         .into_iter()
         .map(|record| GameSummary {
@@ -116,11 +128,7 @@ async fn list(
             moves: record.moves,
         })
         .collect();
-    // Paging cursors are the store's to define; until it exposes them, every page is the last.
-    Ok(Json(GameList {
-        games,
-        next_before: None,
-    }))
+    Ok(Json(GameList { games, next_before }))
 }
 
 async fn replay(

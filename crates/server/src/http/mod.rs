@@ -1,6 +1,7 @@
 //! The HTTP API. Each route module owns its `router()`.
 
 pub mod games;
+pub mod health;
 pub mod quick_match;
 pub mod rooms;
 pub mod web;
@@ -15,6 +16,7 @@ pub fn router() -> Router<AppState> {
         .merge(rooms::router())
         .merge(quick_match::router())
         .merge(games::router())
+        .merge(health::router())
         .merge(web::router())
 }
 

@@ -28,7 +28,10 @@ struct Assets;
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/", get(|| async { asset("index.html") }))
-        .route("/{*path}", get(|Path(path): Path<String>| async move { asset(&path) }))
+        .route(
+            "/{*path}",
+            get(|Path(path): Path<String>| async move { asset(&path) }),
+        )
 }
 
 fn asset(path: &str) -> Response {
@@ -37,7 +40,10 @@ fn asset(path: &str) -> Response {
     };
     let content_type = file.metadata.mimetype().to_owned();
     (
-        [(header::CONTENT_TYPE, content_type), (header::CACHE_CONTROL, "no-cache".to_owned())],
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CACHE_CONTROL, "no-cache".to_owned()),
+        ],
         file.data,
     )
         .into_response()
@@ -51,10 +57,21 @@ mod tests {
     fn the_page_its_modules_and_styles_are_embedded_but_not_tests_or_packages() {
         let files: Vec<String> = Assets::iter().map(|name| name.into_owned()).collect();
         for expected in ["index.html", "style.css", "js/app.js", "js/fairness.js"] {
-            assert!(files.iter().any(|f| f == expected), "{expected} missing from {files:?}");
+            assert!(
+                files.iter().any(|f| f == expected),
+                "{expected} missing from {files:?}"
+            );
         }
-        assert!(files.iter().all(|f| !f.starts_with("tests/") && !f.starts_with("node_modules/")));
-        assert!(files.iter().all(|f| !f.ends_with(".json") && !f.ends_with(".md")));
+        assert!(
+            files
+                .iter()
+                .all(|f| !f.starts_with("tests/") && !f.starts_with("node_modules/"))
+        );
+        assert!(
+            files
+                .iter()
+                .all(|f| !f.ends_with(".json") && !f.ends_with(".md"))
+        );
     }
 
     #[test]
