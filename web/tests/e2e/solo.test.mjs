@@ -1,5 +1,4 @@
-// Games one person plays alone: against the computer, and both colours on one device. Each test
-// first asks the server whether it offers the mode, and is skipped (saying why) if it does not.
+// Games one person plays alone: against the computer, and both colours on one device.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,20 +19,7 @@ after(async () => {
   await server?.stop();
 });
 
-async function offers(mode, extra = {}) {
-  const response = await fetch(`${server.url}/api/rooms`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ mode, ...extra }),
-  });
-  return response.ok;
-}
-
-test('a game against the computer is played to its end, with the dice verified', async (t) => {
-  if (!(await offers('computer', { colour: 'yellow', level: 'easy' }))) {
-    t.skip('this server does not offer computer games yet (issue 5)');
-    return;
-  }
+test('a game against the computer is played to its end, with the dice verified', async () => {
   const errors = [];
   const page = await openPage(browser, server.url, errors, 'solo');
   await page.goto('/');
@@ -63,11 +49,7 @@ test('a game against the computer is played to its end, with the dice verified',
   assert.deepEqual(errors, [], 'no browser console errors');
 });
 
-test('a same-device game lets one page play both colours', async (t) => {
-  if (!(await offers('local'))) {
-    t.skip('this server does not offer same-device games yet (issue 5)');
-    return;
-  }
+test('a same-device game lets one page play both colours', async () => {
   const errors = [];
   const page = await openPage(browser, server.url, errors, 'local');
   await page.goto('/');
