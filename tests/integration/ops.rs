@@ -70,7 +70,9 @@ async fn a_websocket_from_a_foreign_origin_is_refused_before_the_upgrade() {
     let refused = tokio_tungstenite::connect_async(request("https://evil.example")).await;
     match refused {
         Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
-            assert_eq!(response.status(), 403)
+            assert_eq!(response.status(), 403);
+            let body = String::from_utf8_lossy(response.body().as_deref().unwrap_or_default());
+            assert!(body.contains("\"origin_not_allowed\""), "{body}");
         }
         other => panic!("expected a 403, got {other:?}"),
     }

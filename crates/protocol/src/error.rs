@@ -63,13 +63,17 @@ pub enum ErrorCode {
     TooManyConnections,
     /// The room admits no more spectators.
     TooManySpectators,
+    /// HTTP: the server is shutting down and opens no new rooms or connections (503).
+    Draining,
+    /// HTTP: a browser page from an origin not in `--allowed-origins` (403, before the upgrade).
+    OriginNotAllowed,
     /// The rules refused the action (e.g. `not_your_turn`, `illegal_plane`).
     Rule(RuleError),
 }
 
 impl ErrorCode {
     /// Every protocol code that is not a rules code, for documentation and tests.
-    pub const PROTOCOL: [ErrorCode; 25] = [
+    pub const PROTOCOL: [ErrorCode; 27] = [
         ErrorCode::Malformed,
         ErrorCode::UnknownType,
         ErrorCode::BadField,
@@ -95,6 +99,8 @@ impl ErrorCode {
         ErrorCode::RateLimited,
         ErrorCode::TooManyConnections,
         ErrorCode::TooManySpectators,
+        ErrorCode::Draining,
+        ErrorCode::OriginNotAllowed,
     ];
 
     /// The stable code, e.g. `stale` or `not_your_turn`.
@@ -125,6 +131,8 @@ impl ErrorCode {
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::TooManyConnections => "too_many_connections",
             ErrorCode::TooManySpectators => "too_many_spectators",
+            ErrorCode::Draining => "draining",
+            ErrorCode::OriginNotAllowed => "origin_not_allowed",
             ErrorCode::Rule(error) => error.code(),
         }
     }

@@ -67,12 +67,14 @@ impl IntoResponse for HttpError {
             ),
             HttpError::Draining => (
                 StatusCode::SERVICE_UNAVAILABLE,
-                ErrorCode::Internal,
+                ErrorCode::Draining,
                 self.to_string(),
             ),
-            HttpError::OriginNotAllowed => {
-                (StatusCode::FORBIDDEN, ErrorCode::BadField, self.to_string())
-            }
+            HttpError::OriginNotAllowed => (
+                StatusCode::FORBIDDEN,
+                ErrorCode::OriginNotAllowed,
+                self.to_string(),
+            ),
             HttpError::RateLimited => (
                 StatusCode::TOO_MANY_REQUESTS,
                 ErrorCode::RateLimited,
