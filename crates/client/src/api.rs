@@ -1,11 +1,13 @@
-//! The server's HTTP API: stored games (and, with the protocol, rooms).
+//! The server's HTTP API: rooms (online and against the computer), quick match, stored games.
 
 use std::net::IpAddr;
 
+use aeroplane_bot::Level;
 use aeroplane_protocol::api::{
     CreateRoom, GameList, QuickMatchRequest, QuickMatched, Replay, RoomCreated, RoomStatus,
 };
-use aeroplane_protocol::record::GameRecord;
+use aeroplane_protocol::record::{GameRecord, Mode};
+use aeroplane_rules::Colour;
 use uuid::Uuid;
 
 /// Why an HTTP request to the server failed.
@@ -74,6 +76,23 @@ impl Api {
     /// Opens a new online room (`POST /api/rooms`).
     pub async fn create_room(&self) -> Result<RoomCreated, ApiError> {
         self.post_json("/api/rooms", &CreateRoom::default()).await
+    }
+
+    /// Opens a room against the server's computer (`POST /api/rooms` with `mode: computer`):
+    /// the human plays `colour` (join without a colour to take it), the server's bot the other
+    /// seat at `level`.
+    pub async fn create_computer_room(
+        &self,
+        colour: Colour,
+        level: Level,
+    ) -> Result<RoomCreated, ApiError> {
+        let request = CreateRoom {
+            mode: Mode::Computer,
+            colour: Some(colour),
+            level: Some(level.as_str().to_owned()),
+            ..CreateRoom::default()
+        };
+        self.post_json("/api/rooms", &request).await
     }
 
     /// A room's public status (`GET /api/rooms/{id}`).

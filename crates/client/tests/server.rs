@@ -5,12 +5,14 @@ use std::process::Output;
 use std::sync::Arc;
 use std::time::Duration;
 
+use aeroplane_bot::Level;
 use aeroplane_client::loadtest::{self, LoadConfig, Progress};
-use aeroplane_client::{Api, Client, ClientError, Turn, room_url, verify_record};
+use aeroplane_client::{Api, Client, ClientError, Turn, room_url, verify_record, ws_url};
 use aeroplane_protocol::client::Role;
 use aeroplane_protocol::error::ErrorCode;
-use aeroplane_protocol::record::GameRecord;
+use aeroplane_protocol::record::{GameRecord, Mode, PlayerKind};
 use aeroplane_protocol::server::ServerMessage;
+use aeroplane_protocol::snapshot::ComputerView;
 use aeroplane_rules::Colour;
 use aeroplane_server::{Config, RunningServer};
 use aeroplane_store::MemoryStore;
@@ -25,7 +27,8 @@ struct TestServer {
 
 /// A server on a free port with its own data directory and an in-memory store. Its abuse limits
 /// (messages per second, connections and rooms per address) are lifted, as for a load test:
-/// the bots here act as fast as the server answers.
+/// the bots here act as fast as the server answers. The computer of a computer room plays at
+/// once (`--bot-pace-ms 0`).
 async fn spawn_server() -> TestServer {
     let data = tempfile::tempdir().unwrap();
     let dir = data.path().to_str().unwrap();
@@ -44,6 +47,8 @@ async fn spawn_server() -> TestServer {
         unlimited,
         "--rooms-per-address-per-minute",
         unlimited,
+        "--bot-pace-ms",
+        "0",
     ])
     .unwrap();
     let running = aeroplane_server::serve(config, Arc::new(MemoryStore::new()))
@@ -287,4 +292,93 @@ async fn the_loadtest_command_reports_a_clean_bounded_run_as_json() {
     assert!(summary["round_trip_ms"]["p99"].as_f64().unwrap() > 0.0);
     // The server runs inside this test process, which listens on the port: its memory is found.
     assert!(summary["server_peak_kib"].as_u64().unwrap() > 0);
+}
+
+#[tokio::test]
+async fn a_client_plays_the_servers_computer_to_the_end_and_the_record_names_it() {
+    let server = spawn_server().await;
+    let api = Api::new(&server.url).unwrap();
+    // Yellow, so the computer rolls first.
+    let room = api
+        .create_computer_room(Colour::Yellow, Level::Easy)
+        .await
+        .unwrap();
+    assert_eq!(
+        (room.mode, room.colour, room.level.as_deref()),
+        (Mode::Computer, Some(Colour::Yellow), Some("easy"))
+    );
+    let mut human = Client::connect(&ws_url(&server.url, &room.ws_path))
+        .await
+        .unwrap();
+    let welcome = human
+        .join_player("Ann", None, Some("ann's seed"))
+        .await
+        .unwrap();
+    assert_eq!(welcome.colour, Some(Colour::Yellow));
+    assert_eq!(welcome.colours, vec![Colour::Yellow]);
+    assert_eq!(
+        welcome.snapshot.computer,
+        Some(ComputerView {
+            colour: Colour::Red,
+            level: "easy".to_owned(),
+        })
+    );
+
+    let end = tokio::time::timeout(Duration::from_secs(60), play_random(human, 7))
+        .await
+        .expect("the game against the computer never ended");
+    let Turn::Over(result) = end.unwrap() else {
+        panic!("the human sees the end")
+    };
+
+    let record = stored_record(&api, room.id).await;
+    assert_eq!(record.mode, Mode::Computer);
+    assert_eq!(record.result, result);
+    let (computer, person) = (&record.players.red, &record.players.yellow);
+    assert_eq!(
+        (computer.kind, computer.level.as_deref()),
+        (PlayerKind::Computer, Some("easy"))
+    );
+    assert_eq!(
+        (person.name.as_str(), person.kind, person.level.as_deref()),
+        ("Ann", PlayerKind::Human, None)
+    );
+    assert_eq!(record.fairness.yellow_seed, "ann's seed");
+    let report = verify_record(&record).unwrap();
+    assert_eq!(report.rolls, record.rolls as usize);
+    server.running.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_play_command_against_the_computer_opens_a_computer_room() {
+    let server = spawn_server().await;
+    // Standard input is closed, so the command stops once it has joined; the room stays.
+    let output = run_cli(&[
+        "--server",
+        &server.url,
+        "play",
+        "--computer",
+        "random",
+        "--colour",
+        "yellow",
+        "--name",
+        "Ann",
+    ])
+    .await;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let id = stdout
+        .split_whitespace()
+        .skip_while(|word| *word != "room")
+        .nth(1)
+        .and_then(|id| id.parse::<Uuid>().ok())
+        .unwrap_or_else(|| panic!("no room id in: {stdout}"));
+    assert!(stdout.contains("you play Yellow"), "{stdout}");
+
+    let status = Api::new(&server.url).unwrap().room(id).await.unwrap();
+    assert_eq!(status.mode, Mode::Computer);
+    let red = status.seats.red.expect("the computer has the red seat");
+    let yellow = status.seats.yellow.expect("the person has the yellow seat");
+    assert_ne!(red.name, "Ann");
+    assert_eq!(yellow.name, "Ann");
+    server.running.shutdown().await.unwrap();
 }

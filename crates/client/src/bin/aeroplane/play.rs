@@ -18,8 +18,8 @@ pub(crate) struct Args {
     /// The room to join (its id). Without it, a new room is opened and its id printed.
     #[arg(conflicts_with_all = ["computer", "quick"])]
     room: Option<Uuid>,
-    /// Play against a computer opponent of this level (random, easy, normal, hard). The
-    /// opponent is a bot client this tool runs over a second connection to the same room.
+    /// Play against the server's computer at this level (random, easy, normal, hard): opens a
+    /// computer room, whose other seat the server's bot plays.
     #[arg(long, value_name = "LEVEL", conflicts_with = "quick")]
     computer: Option<Level>,
     /// Wait for the next player who also asks for a quick match.
@@ -28,7 +28,8 @@ pub(crate) struct Args {
     /// Your display name.
     #[arg(long, default_value = "player")]
     name: String,
-    /// The colour you want (red or yellow); any free seat when absent.
+    /// The colour you want (red or yellow); any free seat when absent, except against the
+    /// computer, where you play red (which rolls first) when absent.
     #[arg(long)]
     colour: Option<Colour>,
     /// Your dice seed (at most 64 bytes), mixed into the game's dice (see `fairness.md`).
@@ -51,28 +52,33 @@ pub(crate) async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
         let mut client = Client::connect(&ws_url(server, &matched.ws_path)).await?;
         client.join_with_token(&args.name, &matched.token).await?;
         client
+    } else if let Some(level) = args.computer {
+        let colour = args.colour.unwrap_or(Colour::Red);
+        let room = api
+            .create_computer_room(colour, level)
+            .await
+            .context("failed to open a room against the computer")?;
+        println!(
+            "room {} is open; the computer plays at level {level}",
+            room.id
+        );
+        let mut client = Client::connect(&ws_url(server, &room.ws_path)).await?;
+        client.join_player(&args.name, room.colour, seed).await?;
+        client
     } else {
         let room = match args.room {
             Some(room) => room,
             None => {
                 let room = api.create_room().await.context("failed to open a room")?;
-                if args.computer.is_none() {
-                    println!(
-                        "room {} is open; your opponent runs:  aeroplane play {}",
-                        room.id, room.id
-                    );
-                }
+                println!(
+                    "room {} is open; your opponent runs:  aeroplane play {}",
+                    room.id, room.id
+                );
                 room.id
             }
         };
         let mut client = Client::connect(&room_url(server, room)).await?;
         client.join_player(&args.name, args.colour, seed).await?;
-        if let Some(level) = args.computer {
-            let mut bot = Client::connect(&room_url(server, room)).await?;
-            bot.join_player(&format!("computer ({level})"), None, None)
-                .await?;
-            tokio::spawn(play_bot(bot, level));
-        }
         client
     };
     let me = client.colour().context("the server gave no seat")?;
@@ -158,29 +164,6 @@ fn act(client: &mut Client, line: &str) -> anyhow::Result<()> {
         }
     };
     Ok(())
-}
-
-/// The computer opponent: a bot client playing `level` until the game ends.
-async fn play_bot(mut bot: Client, level: Level) {
-    let mut seed = 0_u64;
-    while let Ok(turn) = bot.wait_my_turn().await {
-        let sent = match turn {
-            Turn::Over(_) => return,
-            Turn::Roll => bot.roll(),
-            Turn::Move { .. } => {
-                seed += 1;
-                // A short pause so a person can follow the computer's moves.
-                tokio::time::sleep(Duration::from_millis(400)).await;
-                match aeroplane_bot::choose(level, bot.game(), seed) {
-                    Ok(decision) => bot.move_plane(decision.plane),
-                    Err(_) => return,
-                }
-            }
-        };
-        if sent.is_err() {
-            return;
-        }
-    }
 }
 
 /// Fetches the finished game from the server and verifies its dice and moves.
