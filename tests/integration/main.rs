@@ -4,6 +4,7 @@
 //! `TEST_LOG=1` to see the server's logs.
 
 mod child;
+mod client;
 mod clock;
 mod computer;
 mod db;
