@@ -344,7 +344,7 @@ async fn stored_exactly_once(server: &ServerProcess, ids: &[Uuid]) {
 }
 
 async fn games_survive_a_database_outage(graceful: bool) {
-    let Some(database) = TestDatabase::create().await else {
+    let Some(database) = TestDatabase::from_env().await else {
         return;
     };
     let data = tempfile::tempdir().unwrap();

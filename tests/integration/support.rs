@@ -68,7 +68,7 @@ pub(crate) async fn spawn_app_on(
     let data = tempfile::tempdir().expect("a data directory");
     let database = match kind {
         StoreKind::Sqlite => None,
-        StoreKind::Postgres => Some(TestDatabase::create().await?),
+        StoreKind::Postgres => Some(TestDatabase::from_env().await?),
     };
     let mut config = Config::defaults();
     config.listen = "127.0.0.1:0".parse().unwrap();

@@ -45,6 +45,8 @@ mod postgres;
 mod query;
 mod row;
 mod sqlite;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 use std::path::Path;
 use std::sync::Arc;
