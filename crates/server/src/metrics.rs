@@ -15,7 +15,11 @@
 //! | `aeroplane_store_write_seconds` | histogram | `outcome` = `ok` \| `error` |
 //! | `aeroplane_outbox_depth` | gauge | finished games waiting for the store |
 //! | `aeroplane_room_inbox_queued` | gauge | `stat` = `max` \| `total`: messages waiting in room inboxes |
-//! | `aeroplane_rooms_restored_total` | counter | live games rebuilt from journals at start |
+//! | `aeroplane_rooms_restored_total` | counter | `mode`: live games rebuilt from journals at start |
+//!
+//! A room restored after a restart is not a new game: it moves the `aeroplane_rooms` gauge and
+//! `aeroplane_rooms_restored_total`, never `aeroplane_games_started_total` or
+//! `aeroplane_actions_total` (see [`room_restored`]).
 
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
@@ -106,13 +110,8 @@ pub struct RoomView {
 
 /// Records what changed in a room between `before` and `after`.
 pub fn room_changed(mode: Mode, before: RoomView, after: RoomView, new_actions: &[Action]) {
+    gauges_changed(before, after);
     if before.phase != after.phase {
-        if let Some(phase) = before.phase {
-            gauge!("aeroplane_rooms", "state" => phase_name(phase)).decrement(1.0);
-        }
-        if let Some(phase) = after.phase {
-            gauge!("aeroplane_rooms", "state" => phase_name(phase)).increment(1.0);
-        }
         if after.phase == Some(RoomPhase::Playing) {
             counter!("aeroplane_games_started_total", "mode" => mode.as_str()).increment(1);
         }
@@ -123,6 +122,30 @@ pub fn room_changed(mode: Mode, before: RoomView, after: RoomView, new_actions: 
                 .increment(1);
         }
     }
+    for action in new_actions {
+        counter!("aeroplane_actions_total", "kind" => action_kind(action)).increment(1);
+    }
+}
+
+/// Records a room rebuilt from its journal at start-up, open now as `after` shows it. Only the
+/// gauges and `aeroplane_rooms_restored_total` move: the game was counted as started, its
+/// actions as played (and, if it is over, as finished) by the run that journaled it, so a
+/// restart counts none of them again.
+pub fn room_restored(mode: Mode, after: RoomView) {
+    counter!("aeroplane_rooms_restored_total", "mode" => mode.as_str()).increment(1);
+    gauges_changed(RoomView::default(), after);
+}
+
+/// Moves the room and connection gauges from `before` to `after`.
+fn gauges_changed(before: RoomView, after: RoomView) {
+    if before.phase != after.phase {
+        if let Some(phase) = before.phase {
+            gauge!("aeroplane_rooms", "state" => phase_name(phase)).decrement(1.0);
+        }
+        if let Some(phase) = after.phase {
+            gauge!("aeroplane_rooms", "state" => phase_name(phase)).increment(1.0);
+        }
+    }
     let players = after.players as f64 - before.players as f64;
     if players != 0.0 {
         gauge!("aeroplane_connections", "role" => "player").increment(players);
@@ -131,19 +154,11 @@ pub fn room_changed(mode: Mode, before: RoomView, after: RoomView, new_actions: 
     if spectators != 0.0 {
         gauge!("aeroplane_connections", "role" => "spectator").increment(spectators);
     }
-    for action in new_actions {
-        counter!("aeroplane_actions_total", "kind" => action_kind(action)).increment(1);
-    }
 }
 
 /// Records an `error` sent to a client.
 pub fn protocol_error(code: &'static str) {
     counter!("aeroplane_protocol_errors_total", "code" => code).increment(1);
-}
-
-/// Records a game rebuilt from its journal.
-pub fn room_restored() {
-    counter!("aeroplane_rooms_restored_total").increment(1);
 }
 
 /// Sets the gauges that are read at scrape time.

@@ -8,7 +8,13 @@
 //!   latest such position: the same roll is pending again, and the move and every action after it
 //!   are marked undone in the log (they stay there, so the record shows them). Repeated undo goes
 //!   further back. The die stream is never rewound (`fairness.md`): the next roll takes the next
-//!   value. Everyone gets a numbered `undone` event with a full snapshot.
+//!   value. Everyone gets a numbered `undone` event with a full snapshot. Moves the turn clock
+//!   played for a player are not theirs, so undo never takes one back by itself.
+//!
+//! The undo history is not journaled: it follows from the journaled log. Undo pops the latest
+//! point and marks its move and everything after it undone, so the points a room holds are
+//! exactly its undoable moves that are not undone, and a restored room rebuilds them while it
+//! replays the log (`journal/restore.rs`).
 
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::record::Mode;

@@ -7,6 +7,9 @@
 //! event that may change the game it asks for a fresh snapshot (`sync`) and decides only on a
 //! position that reflects every event it has seen. An `undone` event carries its own snapshot.
 //!
+//! After a restart the bot of a restored computer room is started again with the seat's
+//! journaled token, and rejoins like a person reconnecting (`journal::restore`).
+//!
 //! Before each action it waits the configured pace (`--bot-pace-ms`), so clients can animate.
 //! The wait is cancelled whenever anything changes the game, so it never acts on a stale
 //! position, for instance right after an undo.
@@ -59,33 +62,25 @@ pub fn open_computer(
     let mut seed = [0u8; 16];
     getrandom::fill(&mut seed)?;
     let client_seed = ClientSeed::new(hex::encode(seed)).expect("32 hex digits fit a client seed");
-    let mut choices = [0u8; 8];
-    getrandom::fill(&mut choices)?;
+    let bot = Bot::new(computer, token.clone(), choice_seed()?, &context);
     setup.seats.push(SeatSetup {
         colour: computer.colour,
         name: NAME.to_owned(),
         client_seed,
-        token: token.clone(),
-    });
-    let pace = context.config.bot_pace();
-    let queue = context.config.outgoing_queue.max(1);
-    let room = super::open_room(setup, Some(computer), context);
-    let bot = Bot {
-        seat: computer,
         token,
-        pace,
-        seed: u64::from_le_bytes(choices),
-    };
-    let span = tracing::info_span!("bot", room_id = %room.id, seat = computer.colour.as_str());
-    tokio::spawn(bot.run(room.clone(), queue).instrument(span));
+    });
+    let room = super::open_room(setup, Some(computer), context);
+    bot.spawn(&room);
     Ok(room)
 }
 
 /// The bot of one room.
-struct Bot {
+pub(super) struct Bot {
     seat: ComputerSeat,
     token: SeatToken,
     pace: Duration,
+    /// The room's outgoing queue length, for the bot's own queue.
+    queue: usize,
     /// Varies the `random` level's choices between rooms.
     seed: u64,
 }
@@ -115,7 +110,31 @@ impl View {
 }
 
 impl Bot {
-    async fn run(self, room: RoomHandle, queue: usize) {
+    /// The bot for `computer`'s seat, which it will claim with `token` (the seat's token, new or
+    /// restored from a journal); `seed` varies its choices (see [`choice_seed`]).
+    pub(super) fn new(
+        computer: ComputerSeat,
+        token: SeatToken,
+        seed: u64,
+        context: &RoomContext,
+    ) -> Bot {
+        Bot {
+            seat: computer,
+            token,
+            pace: context.config.bot_pace(),
+            queue: context.config.outgoing_queue.max(1),
+            seed,
+        }
+    }
+
+    /// Starts the bot's task: it joins `room` and plays its seat until the room closes.
+    pub(super) fn spawn(self, room: &RoomHandle) {
+        let span = tracing::info_span!("bot", room_id = %room.id, seat = self.seat.colour.as_str());
+        tokio::spawn(self.run(room.clone()).instrument(span));
+    }
+
+    async fn run(self, room: RoomHandle) {
+        let queue = self.queue;
         let (sender, mut frames) = mpsc::channel(queue);
         let closer = Arc::new(Closer::default());
         let outbox = Outbox::new(sender, closer.clone());
@@ -241,6 +260,14 @@ impl Bot {
             Phase::Over(_) => None,
         }
     }
+}
+
+/// A fresh seed for a bot's choices, from the operating system. It only varies how the `random`
+/// level picks between rooms; it decides nothing about fairness, so it is not journaled.
+pub(super) fn choice_seed() -> Result<u64, getrandom::Error> {
+    let mut choices = [0u8; 8];
+    getrandom::fill(&mut choices)?;
+    Ok(u64::from_le_bytes(choices))
 }
 
 /// Sends a message into the room's inbox; `false` once the room has closed.

@@ -11,6 +11,12 @@
 //! presence events leave it alone. Every turn event (`game_started`, `rolled`, `moved`,
 //! `turn_passed`) carries `deadline_ms`, the clock's length, counted from when it was sent.
 //! The computer's seat in a computer room has no clock.
+//!
+//! The clock's length, the strikes and which actions the clock played are journaled, so a
+//! restored room keeps them. Its deadline is not: after a restart the player to act gets a fresh,
+//! full decision time counted from the moment the room is restored, because the time the server
+//! was down is nobody's fault and players first have to reconnect. A move the clock played is
+//! never one that `undo` may take back (it was not the player's choice), after a restart too.
 
 use std::time::Duration;
 
@@ -30,6 +36,8 @@ pub(super) struct Clock {
     pub(super) deadline: Option<Instant>,
     /// Strikes per colour in this game.
     pub(super) strikes: [u32; 2],
+    /// The indices in the action log of the actions the clock played for a player.
+    pub(super) played: Vec<usize>,
 }
 
 impl Clock {
@@ -41,8 +49,8 @@ impl Clock {
         }
     }
 
-    /// The clock's length in ms, as turn events carry it.
-    fn deadline_ms(&self) -> Option<u64> {
+    /// The clock's length in ms, as the journal and turn events carry it.
+    pub(super) fn deadline_ms(&self) -> Option<u64> {
         self.per_decision
             .map(|length| u64::try_from(length.as_millis()).unwrap_or(u64::MAX))
     }
@@ -106,7 +114,7 @@ impl Room {
                 return;
             };
             let value = dice.next_die();
-            if let Err(error) = self.apply(Action::Roll { colour, value }) {
+            if let Err(error) = self.play_for(Action::Roll { colour, value }) {
                 tracing::error!(%error, "the rules refused a roll for a timed-out player");
                 return;
             }
@@ -126,8 +134,19 @@ impl Room {
             colour,
             plane: decision.plane,
         };
-        if let Err(error) = self.apply(action) {
+        if let Err(error) = self.play_for(action) {
             tracing::error!(%error, "the rules refused a move for a timed-out player");
         }
+    }
+
+    /// Applies an action the clock plays for a player, noting its place in the log first so the
+    /// journal written with the action already says who played it.
+    fn play_for(&mut self, action: Action) -> Result<(), aeroplane_rules::RuleError> {
+        self.clock.played.push(self.actions.len());
+        let result = self.apply(action);
+        if result.is_err() {
+            self.clock.played.pop();
+        }
+        result
     }
 }

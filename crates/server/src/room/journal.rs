@@ -1,43 +1,56 @@
 //! The journal of a live game: what a restart needs to bring the game back exactly.
 //!
-//! Each live online game has a file `<data_dir>/rooms/<room id>.jsonl`. Its first line is the
-//! setup (mode, seats with names, tokens and client seeds, the server seed and its commitment,
-//! when the room was created and the game started); every further line is one accepted action,
-//! the same [`LoggedAction`] the game record keeps, or the list of undone events after an undo.
-//! An action's line is written (`write(2)`, no fsync) before its events are sent, so a killed
-//! process loses nothing that anyone saw; every file is synced to disk every
-//! `--journal-sync-ms` and at shutdown, so a machine crash loses at most that much play.
+//! Each live game (online, computer and local rooms alike) has a file
+//! `<data_dir>/rooms/<room id>.jsonl`. Its first line is the setup: the mode, the seats with
+//! names, tokens and client seeds (a local room's one player holds both seats with one token),
+//! the server seed and its commitment, when the room was created and the game started, the
+//! computer's colour and level in a computer room, and the turn clock's length if the room has
+//! one. Every further line is one accepted action (the same [`LoggedAction`] the game record
+//! keeps), the list of undone events after an undo, or the turn clock's strikes and the actions
+//! it played, whenever those change. An action's line is written (`write(2)`, no fsync) before
+//! its events are sent, so a killed process loses nothing that anyone saw; every file is synced
+//! to disk every `--journal-sync-ms` and at shutdown, so a machine crash loses at most that much
+//! play.
 //!
-//! At start, [`restore_all`] rebuilds every journaled room: the actions are replayed through the
-//! rules crate and the die stream is resumed after as many rolls as the log holds, so the
-//! position, a pending roll, the dice stream and the fairness seeds are those of before. The
-//! seats are held for the grace period from the restart. Event numbers continue from the last
-//! journaled game event (presence events are not journaled); clients take their numbering from
-//! the snapshot they get when they rejoin. A journal whose game is over is turned into its record
-//! and handed to the outbox. The file is deleted once the finished game's record is in the outbox.
+//! At start, [`restore_all`] rebuilds every journaled room (`journal/restore.rs`): the actions are
+//! replayed through the rules crate and the die stream is resumed after as many rolls as the log
+//! holds, so the position, a pending roll, the dice stream and the fairness seeds are those of
+//! before. The undo history is rebuilt from the same log: every plane choice that stands and that
+//! undo may take back (not the computer's, not one the turn clock played) is a point to go back
+//! to, exactly the points the room had before. A computer room's bot is started again and rejoins
+//! its seat with its token. The turn clock runs again with its strikes, the player to act getting
+//! a full decision time from the restore. The seats are held from the restart as if everyone had
+//! just disconnected. Event numbers continue from the last journaled game event (presence and
+//! `undone` events are not journaled); clients take their numbering from the snapshot they get
+//! when they rejoin. A journal whose game is over is turned into its record and handed to the
+//! outbox. The file is deleted once the finished game's record is in the outbox.
 //!
-//! Only online rooms are journaled for now: computer and local rooms are lost on restart.
+//! The format is versioned by the setup's `version`: version 1 (online rooms only) has no
+//! computer, clock length or clock lines, and still restores; this server writes version 2 and
+//! rewrites a restored journal in it.
+
+mod restore;
 
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use aeroplane_dice::{ClientSeed, DieStream, GameKey, ServerSeed};
-use aeroplane_protocol::events::{Reveal, wire_events};
 use aeroplane_protocol::record::{LoggedAction, Mode};
 use aeroplane_rules::{Action, Colour};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
-use tokio::sync::mpsc;
 use uuid::Uuid;
 
+pub use restore::restore_all;
+
 use super::state::Room;
-use super::{RoomContext, RoomHandle, RoomSetup, SeatSetup};
 use crate::metrics::RoomView;
-use crate::token::SeatToken;
+
+/// The journal format this server writes; it reads every version from 1 up to this one.
+const VERSION: u32 = 2;
 
 /// The first line of a journal.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -55,6 +68,12 @@ struct Setup {
     commitment: String,
     red: SavedSeat,
     yellow: SavedSeat,
+    /// The computer's seat, in a computer room (since version 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    computer: Option<SavedComputer>,
+    /// The turn clock's length in ms, in a room with a clock (since version 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    turn_clock_ms: Option<u64>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -62,6 +81,22 @@ struct SavedSeat {
     name: String,
     token: String,
     client_seed: String,
+}
+
+/// The computer's seat of a computer room.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct SavedComputer {
+    colour: Colour,
+    /// The level's name (`random`, `easy`, `normal`, `hard`).
+    level: String,
+}
+
+/// What the turn clock counted: strikes per colour, and the indices in the action log of the
+/// actions it played for a player (undo never takes those back).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct SavedClock {
+    strikes: [u32; 2],
+    played: Vec<usize>,
 }
 
 /// One line of a journal.
@@ -72,6 +107,53 @@ enum Line {
     Action(LoggedAction),
     /// The events of every action undone so far (after an undo).
     Undone(Vec<u64>),
+    /// The turn clock's count so far, whenever it changes (since version 2).
+    Clock(SavedClock),
+}
+
+/// How much of a room a journal holds, so the next write adds only what changed.
+#[derive(Debug, Default)]
+struct Written {
+    /// How many actions of the room's log are written.
+    actions: usize,
+    /// The undone events last written.
+    undone: Vec<u64>,
+    /// The clock's count last written.
+    clock: SavedClock,
+}
+
+impl Written {
+    /// The lines that bring a journal holding `self` up to `room`, and what it holds then.
+    fn lines_for(&self, room: &Room) -> (String, Written) {
+        let mut text = String::new();
+        // The clock's line goes before the actions it may name, so that a write torn by a crash
+        // never leaves an action the clock played looking like the player's own.
+        let same_clock =
+            room.clock.strikes == self.clock.strikes && room.clock.played == self.clock.played;
+        let clock = if same_clock {
+            self.clock.clone()
+        } else {
+            let clock = SavedClock {
+                strikes: room.clock.strikes,
+                played: room.clock.played.clone(),
+            };
+            text.push_str(&line(&Line::Clock(clock.clone())));
+            clock
+        };
+        for logged in room.actions.iter().skip(self.actions) {
+            text.push_str(&line(&Line::Action(*logged)));
+        }
+        let undone = undone_events(&room.actions);
+        if undone != self.undone {
+            text.push_str(&line(&Line::Undone(undone.clone())));
+        }
+        let written = Written {
+            actions: room.actions.len(),
+            undone,
+            clock,
+        };
+        (text, written)
+    }
 }
 
 /// One open journal file.
@@ -79,27 +161,21 @@ enum Line {
 struct Journal {
     path: PathBuf,
     file: File,
-    /// How many actions of the room's log are written.
-    written: usize,
-    /// The undone events last written.
-    undone: Vec<u64>,
+    /// What the file holds.
+    written: Written,
     /// Whether something was written since the last sync.
     dirty: bool,
 }
 
 impl Journal {
-    /// Writes the setup and `actions` to a new file atomically (temporary file, fsync, rename).
-    fn create(dir: &Path, setup: &Setup, actions: &[LoggedAction]) -> io::Result<Journal> {
+    /// Writes the setup and everything `room` holds to a new file atomically (temporary file,
+    /// fsync, rename).
+    fn create(dir: &Path, setup: &Setup, room: &Room) -> io::Result<Journal> {
         let path = dir.join(format!("{}.jsonl", setup.id));
         let temporary = dir.join(format!("{}.jsonl.tmp", setup.id));
         let mut text = line(&Line::Setup(Box::new(setup.clone())));
-        for logged in actions {
-            text.push_str(&line(&Line::Action(*logged)));
-        }
-        let undone = undone_events(actions);
-        if !undone.is_empty() {
-            text.push_str(&line(&Line::Undone(undone.clone())));
-        }
+        let (lines, written) = Written::default().lines_for(room);
+        text.push_str(&lines);
         let mut file = File::create(&temporary)?;
         file.write_all(text.as_bytes())?;
         file.sync_all()?;
@@ -109,28 +185,19 @@ impl Journal {
         Ok(Journal {
             path,
             file,
-            written: actions.len(),
-            undone,
+            written,
             dirty: false,
         })
     }
 
-    /// Appends what the log gained since the last call.
-    fn catch_up(&mut self, actions: &[LoggedAction]) -> io::Result<()> {
-        let mut text = String::new();
-        for logged in actions.iter().skip(self.written) {
-            text.push_str(&line(&Line::Action(*logged)));
-        }
-        let undone = undone_events(actions);
-        if undone != self.undone {
-            text.push_str(&line(&Line::Undone(undone.clone())));
-        }
+    /// Appends what the room gained since the last call.
+    fn catch_up(&mut self, room: &Room) -> io::Result<()> {
+        let (text, written) = self.written.lines_for(room);
         if text.is_empty() {
             return Ok(());
         }
         self.file.write_all(text.as_bytes())?;
-        self.written = actions.len();
-        self.undone = undone;
+        self.written = written;
         self.dirty = true;
         Ok(())
     }
@@ -173,17 +240,15 @@ impl Journals {
     }
 
     /// Brings the journal of `room` up to date: creates it when the game has started, appends
-    /// new actions. Failures are logged; the game goes on without its journal.
+    /// new actions, undone events and the clock's count. Failures are logged; the game goes on
+    /// without its journal.
     fn write(&self, room: &Room) {
-        if room.mode != Mode::Online {
-            return;
-        }
         let mut open = self.open.lock().expect("journal lock poisoned");
         let result = match open.get_mut(&room.id) {
-            Some(journal) => journal.catch_up(&room.actions),
+            Some(journal) => journal.catch_up(room),
             None if room.dice.is_some() && !room.game.is_over() => {
                 let Some(setup) = setup_of(room) else { return };
-                Journal::create(&self.dir, &setup, &room.actions).map(|journal| {
+                Journal::create(&self.dir, &setup, room).map(|journal| {
                     open.insert(room.id, journal);
                 })
             }
@@ -256,7 +321,7 @@ fn setup_of(room: &Room) -> Option<Setup> {
         })
     };
     Some(Setup {
-        version: 1,
+        version: VERSION,
         id: room.id,
         mode: room.mode,
         created_at: room.created_at,
@@ -265,6 +330,11 @@ fn setup_of(room: &Room) -> Option<Setup> {
         commitment: room.commitment.to_string(),
         red: seat(Colour::Red)?,
         yellow: seat(Colour::Yellow)?,
+        computer: room.assist.computer.map(|computer| SavedComputer {
+            colour: computer.colour,
+            level: computer.level.as_str().to_owned(),
+        }),
+        turn_clock_ms: room.clock.deadline_ms(),
     })
 }
 
@@ -311,169 +381,4 @@ impl Room {
             crate::metrics::room_changed(self.mode, before, after, &new);
         }
     }
-}
-
-/// Why a journal could not be restored.
-#[derive(Debug, thiserror::Error)]
-enum RestoreError {
-    #[error("cannot read: {0}")]
-    Io(#[from] io::Error),
-    #[error("no setup line")]
-    NoSetup,
-    #[error("bad setup: {0}")]
-    BadSetup(String),
-    #[error("action {index} does not replay: {error}")]
-    Replay {
-        index: usize,
-        error: aeroplane_rules::RuleError,
-    },
-}
-
-/// Rebuilds every live game journaled in the journals' directory and opens its room. Answers
-/// how many rooms were restored. A journal that cannot be restored is renamed `*.broken` and
-/// logged, so it never blocks a start.
-pub fn restore_all(context: &RoomContext) -> usize {
-    let dir = context.journals.dir.clone();
-    let entries = match fs::read_dir(&dir) {
-        Ok(entries) => entries,
-        Err(error) => {
-            tracing::error!(%error, dir = %dir.display(), "cannot read the journal directory");
-            return 0;
-        }
-    };
-    let mut restored = 0;
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.ends_with(".jsonl.tmp") {
-            let _ = fs::remove_file(&path);
-            continue;
-        }
-        if !name.ends_with(".jsonl") {
-            continue;
-        }
-        match restore(&path, context) {
-            Ok(handle) => {
-                restored += 1;
-                crate::metrics::room_restored();
-                tracing::info!(room_id = %handle.id, "restored a live game from its journal");
-            }
-            Err(error) => {
-                tracing::error!(%error, file = %path.display(), "cannot restore a journaled game; renamed to .broken");
-                let _ = fs::rename(&path, path.with_extension("jsonl.broken"));
-            }
-        }
-    }
-    restored
-}
-
-fn read_lines(path: &Path) -> Result<(Setup, Vec<LoggedAction>), RestoreError> {
-    let reader = BufReader::new(File::open(path)?);
-    let mut setup = None;
-    let mut actions: Vec<LoggedAction> = Vec::new();
-    for (number, text) in reader.lines().enumerate() {
-        let text = text?;
-        if text.trim().is_empty() {
-            continue;
-        }
-        match serde_json::from_str::<Line>(&text) {
-            Ok(Line::Setup(found)) if number == 0 => setup = Some(*found),
-            Ok(Line::Setup(_)) => {
-                return Err(RestoreError::BadSetup("a second setup line".into()));
-            }
-            Ok(Line::Action(logged)) => actions.push(logged),
-            Ok(Line::Undone(events)) => {
-                for logged in &mut actions {
-                    logged.undone = events.contains(&logged.event);
-                }
-            }
-            Err(error) => {
-                // The last line of a killed process may be torn; everything before it stands.
-                tracing::warn!(%error, line = number + 1, file = %path.display(), "journal ends in an unreadable line; ignoring it and what follows");
-                break;
-            }
-        }
-    }
-    Ok((setup.ok_or(RestoreError::NoSetup)?, actions))
-}
-
-fn restore(path: &Path, context: &RoomContext) -> Result<RoomHandle, RestoreError> {
-    let (setup, actions) = read_lines(path)?;
-    let bad = |what: &str| RestoreError::BadSetup(what.to_owned());
-    let server_seed: ServerSeed = setup.server_seed.parse().map_err(|_| bad("server seed"))?;
-    if server_seed.commitment().to_string() != setup.commitment {
-        return Err(bad("the server seed does not match its commitment"));
-    }
-    let seat = |colour: Colour, saved: &SavedSeat| -> Result<SeatSetup, RestoreError> {
-        Ok(SeatSetup {
-            colour,
-            name: saved.name.clone(),
-            client_seed: ClientSeed::new(saved.client_seed.clone())
-                .map_err(|_| bad("client seed"))?,
-            token: SeatToken::from_saved(saved.token.clone()),
-        })
-    };
-    let key = GameKey::derive(
-        &server_seed,
-        &ClientSeed::new(setup.red.client_seed.clone()).map_err(|_| bad("client seed"))?,
-        &ClientSeed::new(setup.yellow.client_seed.clone()).map_err(|_| bad("client seed"))?,
-    );
-    let seats = vec![
-        seat(Colour::Red, &setup.red)?,
-        seat(Colour::Yellow, &setup.yellow)?,
-    ];
-    let room_setup = RoomSetup {
-        // The turn clock is not journaled: a restored game plays on without one.
-        turn_clock: None,
-        id: setup.id,
-        mode: setup.mode,
-        server_seed,
-        seats,
-    };
-    let (inbox, commands) = mpsc::channel(context.config.room_inbox.max(1));
-    let mut room = super::task::build(room_setup, context.clone());
-    // `build` started the game (both seats are set) and holds each seat for the grace period
-    // from now; what follows puts back what was played.
-    room.created_at = setup.created_at;
-    room.started_at = Some(setup.started_at);
-    let rolls = actions
-        .iter()
-        .filter(|logged| matches!(logged.action, Action::Roll { .. }))
-        .count() as u64;
-    room.dice = Some(DieStream::resume(key, rolls));
-    let mut event = room.event;
-    for (index, logged) in actions.iter().enumerate() {
-        if logged.undone {
-            continue;
-        }
-        let events = room
-            .game
-            .apply(logged.action)
-            .map_err(|error| RestoreError::Replay { index, error })?;
-        let dummy = || Reveal {
-            server_seed: String::new(),
-            commitment: String::new(),
-            red_seed: String::new(),
-            yellow_seed: String::new(),
-        };
-        let produced = wire_events(&events, logged.event, dummy).len() as u64;
-        event = event.max(logged.event + produced.saturating_sub(1));
-    }
-    if let Some(last) = actions.last() {
-        event = event.max(last.event);
-    }
-    room.actions = actions;
-    room.event = event;
-    room.state_event = event;
-    // Rewrite the journal whole (atomically, over the old file), so a torn last line is gone
-    // before anything is appended.
-    if room.game.is_over() {
-        room.finish();
-    } else {
-        room.journal();
-    }
-    let handle = RoomHandle { id: room.id, inbox };
-    context.registry.insert(handle.clone());
-    super::task::launch(room, commands);
-    Ok(handle)
 }

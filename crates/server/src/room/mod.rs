@@ -162,8 +162,7 @@ fn open_room(setup: RoomSetup, computer: Option<ComputerSeat>, context: RoomCont
         inbox,
     };
     context.registry.insert(handle.clone());
-    let mut room = task::build(setup, context);
-    room.assist.computer = computer;
+    let room = task::build(setup, computer, context);
     task::launch(room, commands);
     handle
 }

@@ -14,13 +14,30 @@ use crate::metrics::RoomView;
 
 /// Runs a built room's loop in a task of its own.
 pub(super) fn launch(mut room: Room, inbox: mpsc::Receiver<RoomCommand>) {
-    let span = tracing::info_span!(parent: None, "room", room_id = %room.id);
     room.account(RoomView::default());
+    spawn(room, inbox);
+}
+
+/// Runs a room rebuilt from its journal. It counts as an open room again, but not as a game
+/// started nor as actions played: the run that journaled it counted those already.
+pub(super) fn relaunch(room: Room, inbox: mpsc::Receiver<RoomCommand>) {
+    crate::metrics::room_restored(room.mode, room.view());
+    spawn(room, inbox);
+}
+
+fn spawn(room: Room, inbox: mpsc::Receiver<RoomCommand>) {
+    let span = tracing::info_span!(parent: None, "room", room_id = %room.id);
     tokio::spawn(room.run(inbox).instrument(span));
 }
 
-/// A new room's state, with the game started if both seats are set already.
-pub(super) fn build(setup: RoomSetup, context: RoomContext) -> Room {
+/// A new room's state, with the game started if both seats are set already. `computer` is the
+/// computer's seat of a computer room; it is known before the game starts, so the computer's
+/// seat is never held for a grace period.
+pub(super) fn build(
+    setup: RoomSetup,
+    computer: Option<super::ComputerSeat>,
+    context: RoomContext,
+) -> Room {
     let span = tracing::info_span!(parent: None, "room", room_id = %setup.id);
     let _entered = span.enter();
     let commitment = setup.server_seed.commitment();
@@ -43,6 +60,7 @@ pub(super) fn build(setup: RoomSetup, context: RoomContext) -> Room {
         assist: Default::default(),
         clock: super::clock::Clock::new(setup.turn_clock),
     };
+    room.assist.computer = computer;
     for seat in setup.seats {
         room.seats[seat.colour.index()] = Some(Seat {
             name: seat.name,

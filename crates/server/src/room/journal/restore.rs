@@ -1,0 +1,279 @@
+//! Rebuilding live games from their journals at start-up.
+//!
+//! A journal is read line by line; a torn last line (a process killed mid-write) is ignored
+//! with everything after it, since everything before it stands. The room is then built as a new
+//! room with the journaled seats, and what was played is put back: see [`restore`].
+
+use std::fs::{self, File};
+use std::io::{self, BufRead, BufReader};
+use std::path::Path;
+use std::time::Duration;
+
+use aeroplane_dice::{ClientSeed, DieStream, GameKey, ServerSeed};
+use aeroplane_protocol::events::{Reveal, wire_events};
+use aeroplane_protocol::record::{LoggedAction, Mode};
+use aeroplane_rules::{Action, Colour};
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use super::{Line, SavedClock, SavedSeat, Setup, VERSION};
+use crate::room::bot::{Bot, ComputerSeat, choice_seed};
+use crate::room::state::Room;
+use crate::room::{RoomContext, RoomHandle, RoomSetup, SeatSetup, task};
+use crate::token::SeatToken;
+
+/// Why a journal could not be restored.
+#[derive(Debug, thiserror::Error)]
+enum RestoreError {
+    #[error("cannot read: {0}")]
+    Io(#[from] io::Error),
+    #[error("no setup line")]
+    NoSetup,
+    #[error("bad setup: {0}")]
+    BadSetup(String),
+    #[error("action {index} does not replay: {error}")]
+    Replay {
+        index: usize,
+        error: aeroplane_rules::RuleError,
+    },
+}
+
+/// Rebuilds every live game journaled in the journals' directory and opens its room. Answers
+/// how many rooms were restored. A journal that cannot be restored is renamed `*.broken` and
+/// logged, so it never blocks a start.
+pub fn restore_all(context: &RoomContext) -> usize {
+    let dir = context.journals.dir.clone();
+    let entries = match fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(error) => {
+            tracing::error!(%error, dir = %dir.display(), "cannot read the journal directory");
+            return 0;
+        }
+    };
+    let mut restored = 0;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".jsonl.tmp") {
+            let _ = fs::remove_file(&path);
+            continue;
+        }
+        if !name.ends_with(".jsonl") {
+            continue;
+        }
+        match restore(&path, context) {
+            Ok(handle) => {
+                restored += 1;
+                tracing::info!(room_id = %handle.id, "restored a live game from its journal");
+            }
+            Err(error) => {
+                tracing::error!(%error, file = %path.display(), "cannot restore a journaled game; renamed to .broken");
+                let _ = fs::rename(&path, path.with_extension("jsonl.broken"));
+            }
+        }
+    }
+    restored
+}
+
+/// What a journal holds.
+struct Journaled {
+    setup: Setup,
+    /// The action log, undone actions marked.
+    actions: Vec<LoggedAction>,
+    /// The clock's last count.
+    clock: SavedClock,
+}
+
+fn read_lines(path: &Path) -> Result<Journaled, RestoreError> {
+    let reader = BufReader::new(File::open(path)?);
+    let mut setup = None;
+    let mut actions: Vec<LoggedAction> = Vec::new();
+    let mut clock = SavedClock::default();
+    for (number, text) in reader.lines().enumerate() {
+        let text = text?;
+        if text.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<Line>(&text) {
+            Ok(Line::Setup(found)) if number == 0 => setup = Some(*found),
+            Ok(Line::Setup(_)) => {
+                return Err(RestoreError::BadSetup("a second setup line".into()));
+            }
+            Ok(Line::Action(logged)) => actions.push(logged),
+            Ok(Line::Undone(events)) => {
+                for logged in &mut actions {
+                    logged.undone = events.contains(&logged.event);
+                }
+            }
+            Ok(Line::Clock(count)) => clock = count,
+            Err(error) => {
+                // The last line of a killed process may be torn; everything before it stands.
+                tracing::warn!(%error, line = number + 1, file = %path.display(), "journal ends in an unreadable line; ignoring it and what follows");
+                break;
+            }
+        }
+    }
+    let setup = setup.ok_or(RestoreError::NoSetup)?;
+    Ok(Journaled {
+        setup,
+        actions,
+        clock,
+    })
+}
+
+/// Rebuilds one journaled game and opens its room:
+///
+/// - the room is built with the journaled seats, the computer's seat and the turn clock's length;
+/// - the actions are replayed through the rules crate (undone ones skipped) and the die stream
+///   resumed after as many rolls as the log holds, undone rolls included;
+/// - every plane choice that stands and that undo may take back becomes an undo point again
+///   (`assist.rs` keeps exactly those: undo pops the latest point and marks its move and all
+///   that followed undone, so the points left are the undoable moves not undone). Moves the turn
+///   clock played are not undoable, as they were not before;
+/// - the strikes come back and the turn clock gives the player to act a full decision time from
+///   now; the seats are held as if every player had just disconnected;
+/// - the journal is rewritten whole in the current format, the room is counted as restored (not
+///   as a new game) and a computer room's bot is started again.
+fn restore(path: &Path, context: &RoomContext) -> Result<RoomHandle, RestoreError> {
+    let Journaled {
+        setup,
+        actions,
+        clock,
+    } = read_lines(path)?;
+    let bad = |what: &str| RestoreError::BadSetup(what.to_owned());
+    if !(1..=VERSION).contains(&setup.version) {
+        return Err(RestoreError::BadSetup(format!(
+            "journal version {} (this server reads 1 to {VERSION})",
+            setup.version
+        )));
+    }
+    let server_seed: ServerSeed = setup.server_seed.parse().map_err(|_| bad("server seed"))?;
+    if server_seed.commitment().to_string() != setup.commitment {
+        return Err(bad("the server seed does not match its commitment"));
+    }
+    let computer = match (setup.mode, &setup.computer) {
+        (Mode::Computer, Some(saved)) => Some(ComputerSeat {
+            colour: saved.colour,
+            level: saved.level.parse().map_err(|_| bad("computer level"))?,
+        }),
+        (Mode::Computer, None) => return Err(bad("a computer room without its computer")),
+        (_, Some(_)) => return Err(bad("a computer outside a computer room")),
+        (_, None) => None,
+    };
+    let seat = |colour: Colour, saved: &SavedSeat| -> Result<SeatSetup, RestoreError> {
+        Ok(SeatSetup {
+            colour,
+            name: saved.name.clone(),
+            client_seed: ClientSeed::new(saved.client_seed.clone())
+                .map_err(|_| bad("client seed"))?,
+            token: SeatToken::from_saved(saved.token.clone()),
+        })
+    };
+    let key = GameKey::derive(
+        &server_seed,
+        &ClientSeed::new(setup.red.client_seed.clone()).map_err(|_| bad("client seed"))?,
+        &ClientSeed::new(setup.yellow.client_seed.clone()).map_err(|_| bad("client seed"))?,
+    );
+    let seats = vec![
+        seat(Colour::Red, &setup.red)?,
+        seat(Colour::Yellow, &setup.yellow)?,
+    ];
+    let bot = computer.map(|computer| {
+        let saved = match computer.colour {
+            Colour::Red => &setup.red,
+            Colour::Yellow => &setup.yellow,
+        };
+        let token = SeatToken::from_saved(saved.token.clone());
+        // The choice seed only varies the `random` level; without entropy, the room id will do.
+        let seed = choice_seed().unwrap_or_else(|_| setup.id.as_u64_pair().0);
+        Bot::new(computer, token, seed, context)
+    });
+    let room_setup = RoomSetup {
+        id: setup.id,
+        mode: setup.mode,
+        server_seed,
+        seats,
+        turn_clock: setup.turn_clock_ms.map(Duration::from_millis),
+    };
+    let (inbox, commands) = mpsc::channel(context.config.room_inbox.max(1));
+    let mut room = task::build(room_setup, computer, context.clone());
+    // `build` started the game (both seats are set); what follows puts back what was played.
+    room.created_at = setup.created_at;
+    room.started_at = Some(setup.started_at);
+    let rolls = actions
+        .iter()
+        .filter(|logged| matches!(logged.action, Action::Roll { .. }))
+        .count() as u64;
+    room.dice = Some(DieStream::resume(key, rolls));
+    let mut event = room.event;
+    for (index, logged) in actions.iter().enumerate() {
+        if logged.undone {
+            continue;
+        }
+        let before = room.game;
+        let events = room
+            .game
+            .apply(logged.action)
+            .map_err(|error| RestoreError::Replay { index, error })?;
+        if !clock.played.contains(&index) {
+            room.remember_for_undo(before, logged.action, index);
+        }
+        let dummy = || Reveal {
+            server_seed: String::new(),
+            commitment: String::new(),
+            red_seed: String::new(),
+            yellow_seed: String::new(),
+        };
+        let produced = wire_events(&events, logged.event, dummy).len() as u64;
+        event = event.max(logged.event + produced.saturating_sub(1));
+    }
+    if let Some(last) = actions.last() {
+        event = event.max(last.event);
+    }
+    room.actions = actions;
+    room.event = event;
+    room.state_event = event;
+    room.clock.strikes = clock.strikes;
+    room.clock.played = clock.played;
+    let over = room.game.is_over();
+    if over {
+        room.finish();
+    } else {
+        room.hold_seats_after_restart();
+        // A fresh, full decision time from now for the player to act (see `clock.rs`).
+        room.restart_clock(&mut []);
+        // Rewrite the journal whole (atomically, over the old file, in the current format), so a
+        // torn last line is gone before anything is appended.
+        room.journal();
+    }
+    let handle = RoomHandle { id: room.id, inbox };
+    context.registry.insert(handle.clone());
+    task::relaunch(room, commands);
+    if let Some(bot) = bot.filter(|_| !over) {
+        bot.spawn(&handle);
+    }
+    Ok(handle)
+}
+
+impl Room {
+    /// Holds the seats of a restored game as if every player had just disconnected (`join.rs`):
+    /// each person's seat for the grace period from now, the computer's never, and in a local
+    /// room, whose one player has nobody to hand the game to, only the colour to act, for the
+    /// idle room TTL.
+    fn hold_seats_after_restart(&mut self) {
+        let now = Instant::now();
+        let to_act = self.game.to_act();
+        let local = self.mode == Mode::Local;
+        let grace = if local {
+            self.context.config.idle_room_ttl()
+        } else {
+            self.context.config.grace()
+        };
+        for colour in Colour::ALL {
+            let held = !self.is_computer(colour) && (!local || colour == to_act);
+            if let Some(seat) = self.seat_mut(colour) {
+                seat.deadline = held.then_some(now + grace);
+            }
+        }
+    }
+}
