@@ -24,6 +24,7 @@ mod quick_match;
 mod reconnect;
 mod resign;
 mod restart;
+mod restored;
 mod secrecy;
 mod soak;
 mod spectator;

@@ -17,9 +17,9 @@ use crate::db::TestDatabase;
 use crate::support::{Client, TIMEOUT, Turn, connect_to, play_to_end_from, player_join, welcome};
 
 /// How long a graceful shutdown may take in these tests.
-const DEADLINE_MS: &str = "3000";
+pub(crate) const DEADLINE_MS: &str = "3000";
 
-async fn create_room(http: &reqwest::Client, server: &ServerProcess) -> RoomCreated {
+pub(crate) async fn create_room(http: &reqwest::Client, server: &ServerProcess) -> RoomCreated {
     let response = http
         .post(server.url("/api/rooms"))
         .json(&serde_json::json!({ "mode": "online" }))
@@ -31,7 +31,7 @@ async fn create_room(http: &reqwest::Client, server: &ServerProcess) -> RoomCrea
 }
 
 /// Seats Red and Yellow (with client seeds) and waits for the start.
-async fn seat_both(server: &ServerProcess, room: Uuid) -> (Client, Client) {
+pub(crate) async fn seat_both(server: &ServerProcess, room: Uuid) -> (Client, Client) {
     let mut red = connect_to(server.addr, room).await;
     welcome(
         red.join(player_join(
@@ -63,7 +63,7 @@ async fn seat_both(server: &ServerProcess, room: Uuid) -> (Client, Client) {
 
 /// Plays at least `actions` actions (each roll, then the first legal plane) and stops with a
 /// roll pending a plane choice, when one comes within a while. Answers the turn to go on from.
-async fn play_some(red: &mut Client, yellow: &mut Client, actions: usize) -> Turn {
+pub(crate) async fn play_some(red: &mut Client, yellow: &mut Client, actions: usize) -> Turn {
     let mut turn = Turn::START;
     let mut done = 0;
     while done < actions || (turn.pending.is_none() && done < actions + 60) {
@@ -95,7 +95,7 @@ async fn play_some(red: &mut Client, yellow: &mut Client, actions: usize) -> Tur
 }
 
 /// Rejoins both seats with their tokens and checks that the game is where it was.
-async fn rejoin(
+pub(crate) async fn rejoin(
     server: &ServerProcess,
     room: Uuid,
     red_token: &str,
@@ -122,7 +122,11 @@ async fn rejoin(
     (red, yellow)
 }
 
-async fn record_from(http: &reqwest::Client, server: &ServerProcess, id: Uuid) -> GameRecord {
+pub(crate) async fn record_from(
+    http: &reqwest::Client,
+    server: &ServerProcess,
+    id: Uuid,
+) -> GameRecord {
     let deadline = tokio::time::Instant::now() + TIMEOUT;
     loop {
         let response = http
@@ -143,7 +147,7 @@ async fn record_from(http: &reqwest::Client, server: &ServerProcess, id: Uuid) -
 
 /// The record replays to its result and its seeds reproduce every roll (so the die stream went
 /// on after the restart where it had stopped).
-fn check_record(record: &GameRecord, before: &Snapshot, actions_before: usize) {
+pub(crate) fn check_record(record: &GameRecord, before: &Snapshot, actions_before: usize) {
     let game = record.replay().expect("the record replays");
     let outcome = game.outcome().expect("over");
     assert_eq!(
