@@ -1,41 +1,118 @@
-//! A load generator: many rooms at once, each two bot clients playing full games over real
-//! WebSockets as fast as the server answers (closed loop), for a number of games or a duration.
+//! A load generator: many rooms at once, each two clients taking turns over real WebSockets, for
+//! a number of games or a duration, against one of three servers ([`Target`]):
 //!
-//! Every action's round trip (from sending it to receiving the first room event after it) goes
-//! into an HDR histogram; refusals are counted by their error code and connection trouble by a
-//! short name (`connect`, `closed`, `http`, `timeout`).
+//! - [`Target::Aeroplane`]: our server. Each room is two bot clients playing full games.
+//! - [`Target::Echo`]: the bare tokio-tungstenite echo server (`bench/echo`), the ceiling: each
+//!   room is two connections sending messages of the same size as our `roll` and `move`.
+//! - [`Target::Colyseus`]: the Colyseus peer (`bench/colyseus`): each room is two clients that
+//!   match-make into one Colyseus room and alternate roll and move messages.
+//!
+//! The three share one accounting, so their reports compare: every action's round trip (from
+//! the time it was due to the first room event answering it) goes into an HDR histogram;
+//! refusals are counted by their error code and connection trouble by a short name (`connect`,
+//! `closed`, `http`, `timeout`).
+//!
+//! **Closed loop** (the default): each room sends its next action as soon as the answer to the
+//! previous one arrived, so the load adapts to the server and latency is service time.
+//!
+//! **Open loop** (`rate`): actions are due at a fixed total rate spread evenly over the rooms. A
+//! turn-based game cannot send an action before the previous one was answered (a player rolls
+//! only once the opponent's move has arrived), so each room is one sequential stream: its k-th
+//! action is due at `start + k · rooms / rate`, and it is sent at that time or, if the previous
+//! answer came later, as soon as that answer arrives. Its latency counts from the time it was
+//! *due*, so a server stall is charged to every action it delayed (no coordinated omission). A
+//! room's schedule starts when its game has started (room creation and joining are not
+//! actions), and open-loop runs stop sending at the deadline instead of finishing their games.
+//!
+//! [`idle`] holds many silent connections open, to measure memory per idle connection.
+
+mod aeroplane;
+mod colyseus;
+mod echo;
+pub mod idle;
+mod pace;
+mod socket;
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::net::IpAddr;
+use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use aeroplane_bot::Level;
-use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::Colour;
 use hdrhistogram::Histogram;
 
-use crate::client::is_rate_limited;
-use crate::{Api, Client, ClientError, ConnectOptions, Turn, room_url};
+use self::pace::Pacer;
 
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct LoadConfig {
     /// The server's HTTP base URL.
     pub server: String,
+    /// Which kind of server it is.
+    pub target: Target,
     /// Rooms played at the same time (each with two connections).
     pub rooms: usize,
     /// Stop after this many games have been started (all of them are played to the end).
     pub games: Option<u64>,
-    /// Stop starting games after this long (games under way are played to the end).
+    /// Stop starting games after this long (in a closed loop games under way are played to the
+    /// end; in an open loop nothing is sent after it).
     pub duration: Option<Duration>,
-    /// How the bots choose planes.
+    /// Open loop: actions due per second over all rooms together; `None` is a closed loop.
+    pub rate: Option<f64>,
+    /// How the bots choose planes (our server only).
     pub level: Level,
     /// Local addresses to spread connections over, round robin; empty means the default.
     pub source_addrs: Vec<IpAddr>,
     /// The longest wait for any one answer before the game counts as failed (`timeout`).
     pub action_timeout: Duration,
+}
+
+/// The kind of server a load test talks to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Target {
+    /// `aeroplane-server`: real games through the rules, the dice and the journal.
+    #[default]
+    Aeroplane,
+    /// `bench-echo`: answers every text message with one of the same size.
+    Echo,
+    /// The Colyseus room of `bench/colyseus`.
+    Colyseus,
+}
+
+impl Target {
+    /// Every target, in the order of the benchmark's table.
+    pub const ALL: [Target; 3] = [Target::Aeroplane, Target::Echo, Target::Colyseus];
+
+    /// The name on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Target::Aeroplane => "aeroplane",
+            Target::Echo => "echo",
+            Target::Colyseus => "colyseus",
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Target {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Target::ALL
+            .into_iter()
+            .find(|target| target.as_str() == text)
+            .ok_or_else(|| {
+                format!("`{text}` is not a target: expected aeroplane, echo or colyseus")
+            })
+    }
 }
 
 /// Counters a progress display can read while the run goes on.
@@ -52,7 +129,7 @@ pub struct Progress {
 /// What a run measured.
 #[derive(Clone, Debug)]
 pub struct LoadReport {
-    /// Games played to the end (game over seen by both bots).
+    /// Games played to the end (game over seen by both clients).
     pub games: u64,
     /// Games that failed part-way.
     pub failed_games: u64,
@@ -60,7 +137,7 @@ pub struct LoadReport {
     pub actions: u64,
     /// Wall-clock time of the run.
     pub elapsed: Duration,
-    /// Action → event round trips, in microseconds.
+    /// Action → event round trips, in microseconds (from the time the action was due).
     pub round_trip_us: Histogram<u64>,
     /// Errors by code (the server's error codes, or `connect`, `closed`, `http`, `timeout`).
     pub errors: BTreeMap<String, u64>,
@@ -91,26 +168,29 @@ impl LoadReport {
 /// Runs the load test; `progress` is updated as it goes.
 pub async fn run(config: LoadConfig, progress: Arc<Progress>) -> LoadReport {
     let started = Instant::now();
-    let deadline = config.duration.map(|duration| started + duration);
-    let claimed = Arc::new(AtomicU64::new(0));
+    let budget = Arc::new(Budget {
+        deadline: config.duration.map(|duration| started + duration),
+        games: config.games,
+        claimed: AtomicU64::new(0),
+    });
     let config = Arc::new(config);
     let mut rooms = tokio::task::JoinSet::new();
     for room in 0..config.rooms.max(1) {
-        let (config, claimed, progress) = (config.clone(), claimed.clone(), progress.clone());
+        let (config, budget, progress) = (config.clone(), budget.clone(), progress.clone());
         rooms.spawn(async move {
-            let mut worker = RoomWorker::new(room, &config, progress);
-            loop {
-                if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
-                    break;
-                }
-                if let Some(games) = config.games
-                    && claimed.fetch_add(1, Ordering::Relaxed) >= games
-                {
-                    break;
-                }
-                worker.play_one(&config).await;
+            let mut slot = RoomSlot {
+                index: room,
+                config: &config,
+                budget: &budget,
+                pacer: Pacer::new(&config, room),
+                tally: Tally::new(progress),
+            };
+            match config.target {
+                Target::Aeroplane => aeroplane::run_room(&mut slot).await,
+                Target::Echo => echo::run_room(&mut slot).await,
+                Target::Colyseus => colyseus::run_room(&mut slot).await,
             }
-            worker
+            slot.tally
         });
     }
     let mut report = LoadReport {
@@ -122,18 +202,18 @@ pub async fn run(config: LoadConfig, progress: Arc<Progress>) -> LoadReport {
         errors: BTreeMap::new(),
     };
     while let Some(joined) = rooms.join_next().await {
-        let Ok(worker) = joined else {
+        let Ok(tally) = joined else {
             *report.errors.entry("panic".into()).or_default() += 1;
             continue;
         };
-        report.games += worker.games;
-        report.failed_games += worker.failed;
-        report.actions += worker.actions;
+        report.games += tally.games;
+        report.failed_games += tally.failed;
+        report.actions += tally.actions;
         report
             .round_trip_us
-            .add(&worker.histogram)
+            .add(&tally.histogram)
             .expect("histograms share their bounds");
-        for (code, count) in worker.errors {
+        for (code, count) in tally.errors {
             *report.errors.entry(code).or_default() += count;
         }
     }
@@ -141,216 +221,138 @@ pub async fn run(config: LoadConfig, progress: Arc<Progress>) -> LoadReport {
     report
 }
 
-fn new_histogram() -> Histogram<u64> {
-    // One microsecond to one minute, three significant figures.
-    Histogram::new_with_bounds(1, 60_000_000, 3).expect("valid histogram bounds")
+/// When the run stops: a deadline, a number of games, or both.
+struct Budget {
+    deadline: Option<Instant>,
+    games: Option<u64>,
+    claimed: AtomicU64,
 }
 
-/// One room slot: plays games one after another and keeps its own tallies.
-struct RoomWorker {
+impl Budget {
+    /// Whether another game may start (and if so, counts it).
+    fn start_game(&self) -> bool {
+        if self.expired() {
+            return false;
+        }
+        match self.games {
+            Some(games) => self.claimed.fetch_add(1, Ordering::Relaxed) < games,
+            None => true,
+        }
+    }
+
+    /// Whether the deadline has passed.
+    fn expired(&self) -> bool {
+        self.deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
+    }
+}
+
+/// One room slot of a run: plays games one after another and keeps its own tallies.
+struct RoomSlot<'a> {
     index: usize,
+    config: &'a LoadConfig,
+    budget: &'a Budget,
+    pacer: Pacer,
+    tally: Tally,
+}
+
+impl RoomSlot<'_> {
+    /// The local address of the slot's `connection`-th connection (two per room).
+    fn source_addr(&self, connection: usize) -> Option<IpAddr> {
+        source_addr(self.config, self.index * 2 + connection)
+    }
+
+    /// Counts how a game ended; `false` when the room should stop (cut at the deadline).
+    fn settle(&mut self, outcome: Result<Ended, String>) -> bool {
+        match outcome {
+            Ok(Ended::Finished) => self.tally.game_finished(),
+            Ok(Ended::Cut) => return false,
+            Err(code) => {
+                self.tally.failed += 1;
+                self.tally.error(code);
+            }
+        }
+        true
+    }
+
+    /// In an open loop past the deadline: stop sending.
+    fn cut(&self) -> bool {
+        self.pacer.is_open() && self.budget.expired()
+    }
+}
+
+/// How a game that did not fail ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ended {
+    /// Played to its end.
+    Finished,
+    /// Cut off at the deadline of an open-loop run: neither finished nor failed.
+    Cut,
+}
+
+/// What one room slot (or one bot of it) measured.
+struct Tally {
     progress: Arc<Progress>,
     games: u64,
     failed: u64,
     actions: u64,
     histogram: Histogram<u64>,
     errors: BTreeMap<String, u64>,
-    api: Result<Api, String>,
 }
 
-impl RoomWorker {
-    fn new(index: usize, config: &LoadConfig, progress: Arc<Progress>) -> RoomWorker {
-        let local = source_addr(config, index * 2);
-        let api = Api::with_local_address(&config.server, local).map_err(|error| error.to_string());
-        RoomWorker {
-            index,
+impl Tally {
+    fn new(progress: Arc<Progress>) -> Tally {
+        Tally {
             progress,
             games: 0,
             failed: 0,
             actions: 0,
             histogram: new_histogram(),
             errors: BTreeMap::new(),
-            api,
         }
     }
 
-    async fn play_one(&mut self, config: &LoadConfig) {
-        match self.game(config).await {
-            Ok(()) => {
-                self.games += 1;
-                self.progress.games.fetch_add(1, Ordering::Relaxed);
-            }
-            Err(code) => {
-                self.failed += 1;
-                self.count_error(code);
-            }
-        }
+    /// Records one answered action, due at `due`.
+    fn answered(&mut self, due: Instant) {
+        let micros = u64::try_from(due.elapsed().as_micros()).unwrap_or(u64::MAX);
+        self.histogram.saturating_record(micros.max(1));
+        self.actions += 1;
+        self.progress.actions.fetch_add(1, Ordering::Relaxed);
     }
 
-    fn count_error(&mut self, code: String) {
+    fn error(&mut self, code: String) {
         *self.errors.entry(code).or_default() += 1;
         self.progress.errors.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// Creates a room, seats two bots and plays one game to the end.
-    async fn game(&mut self, config: &LoadConfig) -> Result<(), String> {
-        let api = self.api.as_ref().map_err(|_| "http".to_owned())?;
-        let timeout = config.action_timeout;
-        let room = within(timeout, api.create_room())
-            .await?
-            .map_err(|error| match error {
-                crate::ApiError::Status { status, .. } => format!("http_{status}"),
-                _ => "http".to_owned(),
-            })?;
-        let url = room_url(&config.server, room.id);
-        let mut seats = Vec::with_capacity(2);
-        for (slot, colour) in Colour::ALL.into_iter().enumerate() {
-            let options = ConnectOptions {
-                bind: source_addr(config, self.index * 2 + slot),
-                ..ConnectOptions::default()
-            };
-            let mut client = within(timeout, Client::connect_with(&url, options))
-                .await?
-                .map_err(|error| code_of(&error))?;
-            within(
-                timeout,
-                client.join_player(&format!("bot-{}", colour.as_str()), Some(colour), None),
-            )
-            .await?
-            .map_err(|error| code_of(&error))?;
-            seats.push(client);
-        }
-        let yellow = seats.pop().expect("two seats");
-        let red = seats.pop().expect("two seats");
-        let seed = self.games.wrapping_mul(2) ^ (self.index as u64) << 32;
-        let (red, yellow) = tokio::join!(
-            play_bot(red, config.level, seed, timeout, self.progress.clone()),
-            play_bot(
-                yellow,
-                config.level,
-                seed + 1,
-                timeout,
-                self.progress.clone()
-            ),
-        );
-        let mut outcome = Ok(());
-        for played in [red, yellow] {
-            self.actions += played.actions;
-            self.histogram
-                .add(&played.histogram)
-                .expect("histograms share their bounds");
-            for (code, count) in played.refusals {
-                *self.errors.entry(code).or_default() += count;
-            }
-            if let Err(code) = played.ended {
-                outcome = Err(code);
-            }
-        }
-        outcome
+    fn game_finished(&mut self) {
+        self.games += 1;
+        self.progress.games.fetch_add(1, Ordering::Relaxed);
     }
+
+    /// Adds another tally's actions, round trips and errors (not its games) to this one.
+    fn absorb(&mut self, other: Tally) {
+        self.actions += other.actions;
+        self.histogram
+            .add(&other.histogram)
+            .expect("histograms share their bounds");
+        for (code, count) in other.errors {
+            *self.errors.entry(code).or_default() += count;
+        }
+    }
+}
+
+fn new_histogram() -> Histogram<u64> {
+    // One microsecond to one minute, three significant figures.
+    Histogram::new_with_bounds(1, 60_000_000, 3).expect("valid histogram bounds")
 }
 
 fn source_addr(config: &LoadConfig, slot: usize) -> Option<IpAddr> {
     (!config.source_addrs.is_empty()).then(|| config.source_addrs[slot % config.source_addrs.len()])
 }
 
-/// What one bot did in one game.
-struct BotRun {
-    actions: u64,
-    histogram: Histogram<u64>,
-    refusals: BTreeMap<String, u64>,
-    ended: Result<(), String>,
-}
-
-/// Plays one seat until the game is over, timing each action to its first event.
-async fn play_bot(
-    mut client: Client,
-    level: Level,
-    seed: u64,
-    timeout: Duration,
-    progress: Arc<Progress>,
-) -> BotRun {
-    let mut run = BotRun {
-        actions: 0,
-        histogram: new_histogram(),
-        refusals: BTreeMap::new(),
-        ended: Ok(()),
-    };
-    let mut turn_seed = seed;
-    run.ended = loop {
-        let turn = match within(timeout, client.wait_my_turn()).await {
-            Ok(Ok(turn)) => turn,
-            Ok(Err(error)) => break Err(code_of(&error)),
-            Err(code) => break Err(code),
-        };
-        let sent = match turn {
-            Turn::Over(_) => break Ok(()),
-            Turn::Roll => client.roll(),
-            Turn::Move { .. } => {
-                turn_seed = turn_seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                match aeroplane_bot::choose(level, client.game(), turn_seed) {
-                    Ok(decision) => client.move_plane(decision.plane),
-                    Err(_) => break Err("bot".into()),
-                }
-            }
-        };
-        let request = match sent {
-            Ok(request) => request,
-            Err(error) => break Err(code_of(&error)),
-        };
-        let started = Instant::now();
-        let seen = client.seen();
-        let answered = within(timeout, async {
-            loop {
-                match client.next_message().await? {
-                    // A rate-limited message is refused unread, without its id.
-                    ServerMessage::Error(error)
-                        if error.id == Some(request) || is_rate_limited(error.code) =>
-                    {
-                        return Ok(Some(error.code));
-                    }
-                    message if message.event().is_some_and(|event| event > seen) => {
-                        return Ok(None);
-                    }
-                    _ => {}
-                }
-            }
-        })
-        .await;
-        match answered {
-            Ok(Ok(None)) => {
-                let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
-                run.histogram.saturating_record(micros.max(1));
-                run.actions += 1;
-                progress.actions.fetch_add(1, Ordering::Relaxed);
-            }
-            Ok(Ok(Some(code))) => {
-                *run.refusals.entry(code.as_str().to_owned()).or_default() += 1;
-                progress.errors.fetch_add(1, Ordering::Relaxed);
-                if is_rate_limited(code) {
-                    // Back off before trying again; the server will not read faster.
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                }
-            }
-            Ok(Err(error)) => break Err(code_of(&error)),
-            Err(code) => break Err(code),
-        }
-    };
-    client.close();
-    run
-}
-
 async fn within<T>(timeout: Duration, work: impl Future<Output = T>) -> Result<T, String> {
     tokio::time::timeout(timeout, work)
         .await
         .map_err(|_| "timeout".to_owned())
-}
-
-fn code_of(error: &ClientError) -> String {
-    match error {
-        ClientError::Refused(refusal) => refusal.code.as_str().to_owned(),
-        ClientError::Connect { .. } | ClientError::BadUrl(_) => "connect".to_owned(),
-        ClientError::Closed { .. } => "closed".to_owned(),
-        ClientError::NoSeat => "no_seat".to_owned(),
-    }
 }

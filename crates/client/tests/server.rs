@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aeroplane_bot::Level;
-use aeroplane_client::loadtest::{self, LoadConfig, Progress};
+use aeroplane_client::loadtest::{self, LoadConfig, Progress, Target};
 use aeroplane_client::{Api, Client, ClientError, Turn, room_url, verify_record, ws_url};
 use aeroplane_protocol::client::Role;
 use aeroplane_protocol::error::ErrorCode;
@@ -249,9 +249,11 @@ async fn a_bounded_load_test_finishes_every_game_without_errors() {
     let server = spawn_server().await;
     let config = LoadConfig {
         server: server.url.clone(),
+        target: Target::Aeroplane,
         rooms: 3,
         games: Some(6),
         duration: None,
+        rate: None,
         level: aeroplane_bot::Level::Easy,
         source_addrs: vec!["127.0.0.1".parse().unwrap(), "127.0.0.2".parse().unwrap()],
         action_timeout: Duration::from_secs(10),
@@ -263,6 +265,32 @@ async fn a_bounded_load_test_finishes_every_game_without_errors() {
     assert!(report.actions > 6 * 20, "{} actions", report.actions);
     assert_eq!(report.round_trip_us.len(), report.actions);
     assert_eq!(progress.games.load(std::sync::atomic::Ordering::Relaxed), 6);
+}
+
+#[tokio::test]
+async fn an_open_loop_run_sends_at_its_rate_and_stops_at_the_deadline_without_errors() {
+    let server = spawn_server().await;
+    let config = LoadConfig {
+        server: server.url.clone(),
+        target: Target::Aeroplane,
+        rooms: 2,
+        games: None,
+        duration: Some(Duration::from_millis(1500)),
+        rate: Some(100.0),
+        level: Level::Random,
+        source_addrs: Vec::new(),
+        action_timeout: Duration::from_secs(10),
+    };
+    let report = loadtest::run(config, Arc::new(Progress::default())).await;
+    assert_eq!(report.errors, Default::default());
+    assert_eq!(report.failed_games, 0);
+    // 100 actions/s for 1.5 s, less the time it takes to open the rooms: about 150.
+    assert!(
+        (60..=160).contains(&report.actions),
+        "{} actions",
+        report.actions
+    );
+    assert_eq!(report.round_trip_us.len(), report.actions);
 }
 
 #[tokio::test]

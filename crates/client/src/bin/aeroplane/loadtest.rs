@@ -1,29 +1,53 @@
-//! `aeroplane loadtest`: the command-line face of `aeroplane_client::loadtest`.
+//! `aeroplane loadtest`: the command-line face of `aeroplane_client::loadtest` (closed and
+//! open loop against our server, the echo ceiling or the Colyseus peer) and of
+//! `aeroplane_client::loadtest::idle` (many silent connections, for memory per connection).
 
+use std::io::Write as _;
 use std::net::IpAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use aeroplane_bot::Level;
-use aeroplane_client::loadtest::{self, LoadConfig, LoadReport, Progress};
+use aeroplane_client::loadtest::idle::{self, IdleConfig, IdleLayout};
+use aeroplane_client::loadtest::{self, LoadConfig, LoadReport, Progress, Target};
 use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Arguments of `aeroplane loadtest`.
 #[derive(Debug, clap::Args)]
-#[command(group(clap::ArgGroup::new("bound").required(true).args(["games", "duration"])))]
+#[command(group(clap::ArgGroup::new("bound").required(true).args(["games", "duration", "idle"])))]
 pub(crate) struct Args {
-    /// Rooms played at the same time; each has two bot clients on their own WebSockets.
+    /// The kind of server: aeroplane (ours), echo (`bench-echo`, the ceiling) or colyseus
+    /// (`bench/colyseus`, the peer).
+    #[arg(long, default_value = "aeroplane")]
+    target: Target,
+    /// Rooms played at the same time; each has two clients on their own WebSockets.
     #[arg(long, default_value_t = 10)]
     rooms: usize,
     /// Stop after this many games (all are played to the end).
     #[arg(long)]
     games: Option<u64>,
-    /// Stop starting games after this long, e.g. `30s`, `2m`, `500ms` (games under way finish).
+    /// Stop starting games after this long, e.g. `30s`, `2m`, `500ms` (in a closed loop games
+    /// under way finish; in an open loop nothing is sent after it).
     #[arg(long, value_parser = parse_duration)]
     duration: Option<Duration>,
+    /// Open loop: actions due per second over all rooms together, each timed from the moment it
+    /// was due (see the library's documentation). Without it, a closed loop.
+    #[arg(long)]
+    rate: Option<f64>,
+    /// Instead of playing: open this many WebSockets to our server, join rooms, stay silent for
+    /// `--hold`, and report the server's memory per connection.
+    #[arg(long, conflicts_with_all = ["target", "rate"])]
+    idle: Option<usize>,
+    /// How idle connections sit: seated (two players per room, the game waiting for a roll) or
+    /// spectators (64 to a room).
+    #[arg(long, default_value = "seated", requires = "idle")]
+    idle_layout: IdleLayout,
+    /// How long to hold the idle connections open, e.g. `30s`.
+    #[arg(long, default_value = "30s", value_parser = parse_duration, requires = "idle")]
+    hold: Duration,
     /// How the bots choose planes: random, easy, normal or hard.
     #[arg(long, default_value = "random")]
     level: Level,
@@ -45,16 +69,21 @@ pub(crate) struct Args {
 
 /// Exits 0 when every game finished with no error, 1 otherwise.
 pub(crate) async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
+    let server_pid = args.server_pid.or_else(|| local_server_pid(server));
+    if let Some(connections) = args.idle {
+        return run_idle(server, connections, server_pid, args).await;
+    }
     let config = LoadConfig {
         server: server.to_owned(),
+        target: args.target,
         rooms: args.rooms,
         games: args.games,
         duration: args.duration,
+        rate: args.rate,
         level: args.level,
         source_addrs: args.source_addrs,
         action_timeout: Duration::from_millis(args.timeout_ms),
     };
-    let server_pid = args.server_pid.or_else(|| local_server_pid(server));
     let progress = Arc::new(Progress::default());
     let bar = progress_bar(args.games);
     let run = tokio::spawn(loadtest::run(config, progress.clone()));
@@ -78,12 +107,115 @@ pub(crate) async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
     bar.finish_and_clear();
     let peak_kib = server_pid.and_then(peak_memory_kib);
     if args.json {
-        println!("{}", json_summary(&report, peak_kib));
+        println!(
+            "{}",
+            json_summary(&report, args.target, args.rate, peak_kib)
+        );
     } else {
-        print!("{}", text_summary(&report, server_pid, peak_kib));
+        print!(
+            "{}",
+            text_summary(&report, args.target, args.rate, server_pid, peak_kib)
+        );
     }
     let clean = report.error_count() == 0 && report.failed_games == 0;
     Ok(if clean {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// `--idle N`: opens the connections, reads the server's memory before, once all are open and
+/// at the end of the hold, and reports the growth per connection. Exits 0 when every
+/// connection opened.
+async fn run_idle(
+    server: &str,
+    connections: usize,
+    server_pid: Option<u32>,
+    args: Args,
+) -> anyhow::Result<ExitCode> {
+    let config = IdleConfig {
+        server: server.to_owned(),
+        connections,
+        layout: args.idle_layout,
+        source_addrs: args.source_addrs,
+        timeout: Duration::from_millis(args.timeout_ms),
+    };
+    let before_kib = server_pid.and_then(resident_memory_kib);
+    let started = Instant::now();
+    let idle = idle::open(&config).await;
+    let opened_in = started.elapsed();
+    // Said at once (on stderr, so `--json` stays one object): a script may read the server's
+    // memory itself from here until the hold ends.
+    eprintln!(
+        "idle: {} of {connections} connections open in {} rooms ({}) after {:.1} s; holding {:.0} s",
+        idle.open(),
+        idle.rooms,
+        config.layout,
+        opened_in.as_secs_f64(),
+        args.hold.as_secs_f64()
+    );
+    let _ = std::io::stderr().flush();
+    let open_kib = server_pid.and_then(resident_memory_kib);
+    tokio::time::sleep(args.hold).await;
+    let held_kib = server_pid.and_then(resident_memory_kib);
+    let open = idle.open();
+    let errors = idle.errors.clone();
+    idle.close();
+    let per_connection = match (before_kib, held_kib) {
+        (Some(before), Some(held)) if open > 0 => {
+            Some((held as f64 - before as f64) * 1024.0 / open as f64)
+        }
+        _ => None,
+    };
+    let rooms = connections.div_ceil(config.layout.per_room());
+    if args.json {
+        let summary = serde_json::json!({
+            "idle_connections": open,
+            "requested": connections,
+            "rooms": rooms,
+            "layout": config.layout.as_str(),
+            "open_seconds": opened_in.as_secs_f64(),
+            "hold_seconds": args.hold.as_secs_f64(),
+            "server_rss_before_kib": before_kib,
+            "server_rss_open_kib": open_kib,
+            "server_rss_held_kib": held_kib,
+            "bytes_per_connection": per_connection,
+            "errors": errors,
+        });
+        println!("{summary}");
+    } else {
+        let kib =
+            |value: Option<u64>| value.map_or("unread".to_owned(), |kib| format!("{kib} KiB"));
+        println!(
+            "idle       {open} of {connections} connections in {rooms} rooms ({}), open in {:.1} s, held {:.0} s",
+            config.layout,
+            opened_in.as_secs_f64(),
+            args.hold.as_secs_f64()
+        );
+        println!(
+            "server RSS before {}, all open {}, end of hold {}",
+            kib(before_kib),
+            kib(open_kib),
+            kib(held_kib)
+        );
+        match per_connection {
+            Some(bytes) => println!(
+                "per connection {:.0} bytes ({:.2} KiB)",
+                bytes,
+                bytes / 1024.0
+            ),
+            None => println!("per connection: not measured (server memory unreadable)"),
+        }
+        if !errors.is_empty() {
+            let errors: Vec<String> = errors
+                .iter()
+                .map(|(code, count)| format!("{code} {count}"))
+                .collect();
+            println!("errors     {}", errors.join(", "));
+        }
+    }
+    Ok(if open == connections {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
@@ -103,8 +235,19 @@ fn progress_bar(games: Option<u64>) -> ProgressBar {
     bar
 }
 
-fn text_summary(report: &LoadReport, pid: Option<u32>, peak_kib: Option<u64>) -> String {
-    let mut out = format!(
+fn text_summary(
+    report: &LoadReport,
+    target: Target,
+    rate: Option<f64>,
+    pid: Option<u32>,
+    peak_kib: Option<u64>,
+) -> String {
+    let mode = match rate {
+        Some(rate) => format!("open loop at {rate} actions/s, timed from each action's due time"),
+        None => "closed loop".to_owned(),
+    };
+    let mut out = format!("target     {target}, {mode}\n");
+    out += &format!(
         "games      {} finished, {} failed in {:.2} s: {:.1} games/s\n\
          actions    {}: {:.0} actions/s\n\
          round trip action -> event: p50 {:.3} ms, p95 {:.3} ms, p99 {:.3} ms, p99.9 {:.3} ms, max {:.3} ms\n",
@@ -147,8 +290,15 @@ fn text_summary(report: &LoadReport, pid: Option<u32>, peak_kib: Option<u64>) ->
     out
 }
 
-fn json_summary(report: &LoadReport, peak_kib: Option<u64>) -> serde_json::Value {
+fn json_summary(
+    report: &LoadReport,
+    target: Target,
+    rate: Option<f64>,
+    peak_kib: Option<u64>,
+) -> serde_json::Value {
     serde_json::json!({
+        "target": target.as_str(),
+        "rate": rate,
         "games": report.games,
         "failed_games": report.failed_games,
         "actions": report.actions,
@@ -187,8 +337,17 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
 
 /// The peak resident set size of process `pid`, in KiB (`VmHWM` of `/proc/<pid>/status`).
 fn peak_memory_kib(pid: u32) -> Option<u64> {
+    status_kib(pid, "VmHWM:")
+}
+
+/// The resident set size of process `pid` now, in KiB (`VmRSS` of `/proc/<pid>/status`).
+fn resident_memory_kib(pid: u32) -> Option<u64> {
+    status_kib(pid, "VmRSS:")
+}
+
+fn status_kib(pid: u32, field: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    let line = status.lines().find(|line| line.starts_with(field))?;
     line.split_whitespace().nth(1)?.parse().ok()
 }
 

@@ -1,0 +1,249 @@
+#!/usr/bin/env bash
+# The server load benchmark of issue 7 (docs/benchmarks.md, "Ceiling and peer").
+#
+#   bench/run.sh [closed|open|idle]
+#
+# closed (default): for each repeat, runs every target in turn (interleaved A/B/C: our server,
+#   the bare tokio-tungstenite echo server, the Colyseus peer), each a fresh server process
+#   pinned to core 0 with the load generator pinned to core 1, closed loop.
+# open: the same with an open loop at RATE actions/s (latency timed from each action's due time).
+# idle: our server with IDLE silent connections held for HOLD, once seated (two players per
+#   room, the game waiting) and once as spectators (64 to a room): memory per idle connection.
+#
+# Settings (environment): REPEATS=3 ROOMS=1000 DURATION=20s RATE=5000 IDLE=10000 HOLD=30s
+#   TARGETS="aeroplane echo colyseus" LEVEL=random SOURCE_ADDRS=127.0.0.1,...,127.0.0.8
+#   PORT=18400 (first port; each run takes the next) OUT=<dir for the raw JSON, default a
+#   fresh temporary directory> CARGO_TARGET_DIR (default: the workspace's target/).
+#
+# Server CPU is utime+stime (fields 14 and 15 of /proc/<pid>/stat) of the server process, read
+# right before and right after the load generator runs; the server is started fresh for each
+# run, so its peak RSS (VmHWM) belongs to that run alone. The Colyseus peer needs `npm ci` in
+# bench/colyseus (done here when node_modules is missing); Node and npm come from Debian.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+MODE="${1:-closed}"
+REPEATS="${REPEATS:-3}"
+ROOMS="${ROOMS:-1000}"
+DURATION="${DURATION:-20s}"
+RATE="${RATE:-5000}"
+IDLE="${IDLE:-10000}"
+HOLD="${HOLD:-30s}"
+TARGETS="${TARGETS:-aeroplane echo colyseus}"
+LEVEL="${LEVEL:-random}"
+SOURCE_ADDRS="${SOURCE_ADDRS:-127.0.0.1,127.0.0.2,127.0.0.3,127.0.0.4,127.0.0.5,127.0.0.6,127.0.0.7,127.0.0.8}"
+PORT="${PORT:-18400}"
+OUT="${OUT:-$(mktemp -d /tmp/aeroplane-bench.XXXXXX)}"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+BIN="$CARGO_TARGET_DIR/release"
+SERVER_CORE=0
+CLIENT_CORE=1
+TICKS_PER_SECOND="$(getconf CLK_TCK)"
+
+case "$MODE" in
+closed | open | idle) ;;
+*)
+    echo "usage: $0 [closed|open|idle]" >&2
+    exit 2
+    ;;
+esac
+
+log() { printf '== %s\n' "$*" >&2; }
+
+log "building release binaries into $CARGO_TARGET_DIR"
+(cd "$ROOT" && cargo build --release --quiet -p aeroplane-server -p aeroplane-client -p aeroplane-bench-echo)
+if [[ "$MODE" != idle && " $TARGETS " == *" colyseus "* && ! -d "$ROOT/bench/colyseus/node_modules" ]]; then
+    log "installing the Colyseus peer (npm ci)"
+    (cd "$ROOT/bench/colyseus" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+# As many open files as this shell may have (about 20,000 here): every socket is one.
+ulimit -n "$(ulimit -Hn)"
+log "open-file limit $(ulimit -n); raw results in $OUT"
+mkdir -p "$OUT"
+
+SERVER_PID=""
+cleanup() {
+    if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
+        kill "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+    fi
+}
+trap cleanup EXIT
+
+# start_server TARGET PORT: starts it pinned to the server core, sets SERVER_PID, waits for it.
+start_server() {
+    local target="$1" port="$2"
+    case "$target" in
+    aeroplane)
+        local data
+        data="$(mktemp -d "$OUT/data.XXXXXX")"
+        taskset -c "$SERVER_CORE" "$BIN/aeroplane-server" --listen "127.0.0.1:$port" \
+            --data-dir "$data" --log-level warn \
+            --ws-rate-per-sec 1000000 --ws-burst 1000000 \
+            --max-connections-per-address 1000000 --rooms-per-address-per-minute 1000000 \
+            --max-connections 1000000 >"$OUT/server-$port.log" 2>&1 &
+        ;;
+    echo)
+        taskset -c "$SERVER_CORE" "$BIN/bench-echo" --listen "127.0.0.1:$port" \
+            >"$OUT/server-$port.log" 2>&1 &
+        ;;
+    colyseus)
+        taskset -c "$SERVER_CORE" node "$ROOT/bench/colyseus/server.js" --listen "127.0.0.1:$port" \
+            >"$OUT/server-$port.log" 2>&1 &
+        ;;
+    esac
+    SERVER_PID=$!
+    for _ in $(seq 1 100); do
+        if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+            sleep 0.2
+            return
+        fi
+        sleep 0.1
+    done
+    echo "the $target server did not start; its log:" >&2
+    cat "$OUT/server-$port.log" >&2
+    exit 1
+}
+
+stop_server() {
+    kill "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+    SERVER_PID=""
+}
+
+# cpu_ticks PID: utime + stime of the process (fields 14 and 15; the name in field 2 may hold
+# spaces, so count from the ")" that ends it).
+cpu_ticks() {
+    local stat
+    stat="$(cat "/proc/$1/stat")"
+    stat="${stat##*) }"
+    # shellcheck disable=SC2086
+    set -- $stat
+    echo $((${12} + ${13}))
+}
+
+rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+
+# One load run: writes $OUT/<mode>-<target>-<repeat>.json, with the server's CPU and memory
+# added to the load generator's summary.
+load_run() {
+    local target="$1" repeat="$2" port="$3"
+    local file="$OUT/$MODE-$target-$repeat.json"
+    start_server "$target" "$port"
+    local base_kib before after
+    base_kib="$(rss_kib "$SERVER_PID")"
+    local args=(--server "http://127.0.0.1:$port" loadtest --target "$target" --rooms "$ROOMS"
+        --duration "$DURATION" --level "$LEVEL" --json --source-addrs "$SOURCE_ADDRS"
+        --server-pid "$SERVER_PID")
+    if [[ "$MODE" == open ]]; then
+        args+=(--rate "$RATE")
+    fi
+    log "$MODE run $repeat: $target, $ROOMS rooms, $DURATION$([[ $MODE == open ]] && echo ", $RATE actions/s" || true)"
+    before="$(cpu_ticks "$SERVER_PID")"
+    local status=0
+    taskset -c "$CLIENT_CORE" "$BIN/aeroplane" "${args[@]}" >"$file.load" 2>"$file.err" || status=$?
+    after="$(cpu_ticks "$SERVER_PID")"
+    stop_server
+    if [[ ! -s "$file.load" ]]; then
+        echo "the load generator failed (exit $status):" >&2
+        cat "$file.err" >&2
+        exit 1
+    fi
+    jq --argjson ticks "$((after - before))" --argjson hz "$TICKS_PER_SECOND" \
+        --argjson base "$base_kib" --argjson repeat "$repeat" --argjson exit "$status" \
+        '. + {server_cpu_seconds: ($ticks / $hz), server_base_kib: $base, repeat: $repeat,
+              exit_status: $exit}' "$file.load" >"$file"
+    rm -f "$file.load"
+}
+
+# The table: one row per run, then the medians per target and the ratios ours/echo and
+# ours/colyseus.
+report() {
+    python3 - "$OUT" "$MODE" "$ROOMS" <<'PY'
+import glob, json, statistics, sys
+
+out, mode, rooms = sys.argv[1], sys.argv[2], int(sys.argv[3])
+runs = [json.load(open(path)) for path in sorted(glob.glob(f"{out}/{mode}-*.json"))]
+order = {"aeroplane": 0, "echo": 1, "colyseus": 2}
+runs.sort(key=lambda run: (run["repeat"], order[run["target"]]))
+
+def cpu_us(run):
+    return run["server_cpu_seconds"] * 1e6 / max(run["actions"], 1)
+
+def per_room_kib(run):
+    return (run["server_peak_kib"] - run["server_base_kib"]) / rooms
+
+header = ("| target | run | actions | actions/s | server CPU µs/action | p50 ms | p99 ms "
+          "| p99.9 ms | max ms | peak RSS MiB | (peak − start)/room KiB | errors |")
+print(header)
+print("|" + "---|" * (header.count("|") - 1))
+for run in runs:
+    rt = run["round_trip_ms"]
+    errors = sum(run["errors"].values()) + run["failed_games"]
+    print(f"| {run['target']} | {run['repeat']} | {run['actions']:,} | {run['actions_per_second']:,.0f} "
+          f"| {cpu_us(run):.1f} | {rt['p50']:.2f} | {rt['p99']:.2f} | {rt['p99_9']:.2f} | {rt['max']:.1f} "
+          f"| {run['server_peak_kib'] / 1024:.1f} | {per_room_kib(run):.1f} | {errors} |")
+
+medians = {}
+for target in order:
+    mine = [run for run in runs if run["target"] == target]
+    if mine:
+        medians[target] = {
+            "cpu": statistics.median(cpu_us(run) for run in mine),
+            "rate": statistics.median(run["actions_per_second"] for run in mine),
+            "p99": statistics.median(run["round_trip_ms"]["p99"] for run in mine),
+            "rss": statistics.median(run["server_peak_kib"] for run in mine) / 1024,
+            "room": statistics.median(per_room_kib(run) for run in mine),
+        }
+print()
+print("| median of runs | server CPU µs/action | actions/s | p99 ms | peak RSS MiB | KiB/room |")
+print("|---|---|---|---|---|---|")
+for target, m in medians.items():
+    print(f"| {target} | {m['cpu']:.1f} | {m['rate']:,.0f} | {m['p99']:.2f} | {m['rss']:.1f} | {m['room']:.1f} |")
+ours = medians.get("aeroplane")
+for peer in ("echo", "colyseus"):
+    if ours and peer in medians:
+        m = medians[peer]
+        print(f"\nours/{peer}: server CPU per action {ours['cpu'] / m['cpu']:.2f}x, "
+              f"actions/s {ours['rate'] / m['rate']:.2f}x, peak RSS {ours['rss'] / m['rss']:.2f}x")
+PY
+}
+
+# Idle connections: a fresh server per layout; the load generator reads the server's RSS before,
+# once all are open, and at the end of the hold.
+idle_run() {
+    local layout="$1" port="$2"
+    local file="$OUT/idle-$layout.json"
+    start_server aeroplane "$port"
+    log "idle: $IDLE connections ($layout), held $HOLD"
+    taskset -c "$CLIENT_CORE" "$BIN/aeroplane" --server "http://127.0.0.1:$port" loadtest \
+        --idle "$IDLE" --idle-layout "$layout" --hold "$HOLD" --json \
+        --source-addrs "$SOURCE_ADDRS" --server-pid "$SERVER_PID" >"$file" 2>"$file.err" || true
+    jq --arg peak "$(awk '/^VmHWM:/ { print $2 }' "/proc/$SERVER_PID/status")" \
+        '. + {server_peak_kib: ($peak | tonumber)}' "$file" >"$file.tmp" && mv "$file.tmp" "$file"
+    stop_server
+}
+
+if [[ "$MODE" == idle ]]; then
+    idle_run seated "$PORT"
+    idle_run spectators "$((PORT + 1))"
+    echo "| layout | connections open | rooms | RSS before MiB | RSS all open MiB | RSS end of hold MiB | bytes per connection | errors |"
+    echo "|---|---|---|---|---|---|---|---|"
+    for layout in seated spectators; do
+        jq -r '"| \(.layout) | \(.idle_connections) of \(.requested) | \(.rooms) | \(.server_rss_before_kib / 1024 * 10 | round / 10) | \(.server_rss_open_kib / 1024 * 10 | round / 10) | \(.server_rss_held_kib / 1024 * 10 | round / 10) | \(.bytes_per_connection | round) | \(.errors | to_entries | map("\(.key) \(.value)") | join(", ")) |"' \
+            "$OUT/idle-$layout.json"
+    done
+    exit 0
+fi
+
+port="$PORT"
+for repeat in $(seq 1 "$REPEATS"); do
+    for target in $TARGETS; do
+        load_run "$target" "$repeat" "$port"
+        port=$((port + 1))
+        # Let the closed sockets' TIME_WAIT and the previous server's exit settle.
+        sleep 2
+    done
+done
+report

@@ -1,0 +1,196 @@
+//! The `aeroplane` target: each room is two bot clients (the crate's [`Client`]) playing full
+//! games against our server, each on its own WebSocket.
+
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use aeroplane_bot::Level;
+use aeroplane_protocol::server::ServerMessage;
+use aeroplane_rules::Colour;
+
+use super::pace::{Pacer, wait_until};
+use super::{Ended, RoomSlot, Tally, within};
+use crate::client::is_rate_limited;
+use crate::{Api, Client, ClientError, ConnectOptions, Turn, room_url};
+
+/// Plays games in one room slot until the budget is spent.
+pub(super) async fn run_room(slot: &mut RoomSlot<'_>) {
+    let api = Api::with_local_address(&slot.config.server, slot.source_addr(0))
+        .map_err(|_| "http".to_owned());
+    while slot.budget.start_game() {
+        let outcome = match &api {
+            Ok(api) => game(slot, api).await,
+            Err(code) => Err(code.clone()),
+        };
+        if !slot.settle(outcome) {
+            break;
+        }
+    }
+}
+
+/// What both bots of one game share.
+struct Shared<'a> {
+    timeout: Duration,
+    level: Level,
+    /// The room's schedule: the two bots take turns, so they take its slots in turn.
+    pacer: &'a Mutex<Pacer>,
+    /// In an open loop, the deadline after which nothing more is sent.
+    cut_at: Option<Instant>,
+}
+
+/// Creates a room, seats two bots and plays one game to the end.
+async fn game(slot: &mut RoomSlot<'_>, api: &Api) -> Result<Ended, String> {
+    let config = slot.config;
+    let timeout = config.action_timeout;
+    let room = within(timeout, api.create_room())
+        .await?
+        .map_err(|error| match error {
+            crate::ApiError::Status { status, .. } => format!("http_{status}"),
+            _ => "http".to_owned(),
+        })?;
+    let url = room_url(&config.server, room.id);
+    let mut seats = Vec::with_capacity(2);
+    for (connection, colour) in Colour::ALL.into_iter().enumerate() {
+        let options = ConnectOptions {
+            bind: slot.source_addr(connection),
+            ..ConnectOptions::default()
+        };
+        let mut client = within(timeout, Client::connect_with(&url, options))
+            .await?
+            .map_err(|error| code_of(&error))?;
+        within(
+            timeout,
+            client.join_player(&format!("bot-{}", colour.as_str()), Some(colour), None),
+        )
+        .await?
+        .map_err(|error| code_of(&error))?;
+        seats.push(client);
+    }
+    let yellow = seats.pop().expect("two seats");
+    let red = seats.pop().expect("two seats");
+    slot.pacer.start_game();
+    let pacer = Mutex::new(slot.pacer.clone());
+    let shared = Shared {
+        timeout,
+        level: config.level,
+        pacer: &pacer,
+        cut_at: slot
+            .pacer
+            .is_open()
+            .then_some(slot.budget.deadline)
+            .flatten(),
+    };
+    let seed = slot.tally.games.wrapping_mul(2) ^ (slot.index as u64) << 32;
+    let progress = &slot.tally.progress;
+    let (red, yellow) = tokio::join!(
+        play_bot(red, seed, &shared, Tally::new(progress.clone())),
+        play_bot(yellow, seed + 1, &shared, Tally::new(progress.clone())),
+    );
+    slot.pacer = pacer
+        .into_inner()
+        .expect("the pacer's lock is never poisoned");
+    let mut outcome = Ok(Ended::Finished);
+    for (tally, ended) in [red, yellow] {
+        slot.tally.absorb(tally);
+        match ended {
+            Err(code) => outcome = Err(code),
+            Ok(Ended::Cut) if outcome.is_ok() => outcome = Ok(Ended::Cut),
+            Ok(_) => {}
+        }
+    }
+    outcome
+}
+
+/// Plays one seat until the game is over, timing each action to its first event.
+async fn play_bot(
+    mut client: Client,
+    seed: u64,
+    shared: &Shared<'_>,
+    mut tally: Tally,
+) -> (Tally, Result<Ended, String>) {
+    let timeout = shared.timeout;
+    let mut turn_seed = seed;
+    let ended = loop {
+        let waited = match shared.cut_at {
+            None => within(timeout, client.wait_my_turn()).await,
+            Some(cut_at) => tokio::select! {
+                waited = within(timeout, client.wait_my_turn()) => waited,
+                () = tokio::time::sleep_until(cut_at.into()) => break Ok(Ended::Cut),
+            },
+        };
+        let turn = match waited {
+            Ok(Ok(turn)) => turn,
+            Ok(Err(error)) => break Err(code_of(&error)),
+            Err(code) => break Err(code),
+        };
+        let plane = match turn {
+            Turn::Over(_) => break Ok(Ended::Finished),
+            Turn::Roll => None,
+            Turn::Move { .. } => {
+                turn_seed = turn_seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                match aeroplane_bot::choose(shared.level, client.game(), turn_seed) {
+                    Ok(decision) => Some(decision.plane),
+                    Err(_) => break Err("bot".into()),
+                }
+            }
+        };
+        let due = shared
+            .pacer
+            .lock()
+            .expect("the pacer's lock is never poisoned")
+            .next_due();
+        if shared.cut_at.is_some_and(|cut_at| due >= cut_at) {
+            break Ok(Ended::Cut);
+        }
+        let due = wait_until(due).await;
+        let sent = match plane {
+            None => client.roll(),
+            Some(plane) => client.move_plane(plane),
+        };
+        let request = match sent {
+            Ok(request) => request,
+            Err(error) => break Err(code_of(&error)),
+        };
+        let seen = client.seen();
+        let answered = within(timeout, async {
+            loop {
+                match client.next_message().await? {
+                    // A rate-limited message is refused unread, without its id.
+                    ServerMessage::Error(error)
+                        if error.id == Some(request) || is_rate_limited(error.code) =>
+                    {
+                        return Ok(Some(error.code));
+                    }
+                    message if message.event().is_some_and(|event| event > seen) => {
+                        return Ok(None);
+                    }
+                    _ => {}
+                }
+            }
+        })
+        .await;
+        match answered {
+            Ok(Ok(None)) => tally.answered(due),
+            Ok(Ok(Some(code))) => {
+                tally.error(code.as_str().to_owned());
+                if is_rate_limited(code) {
+                    // Back off before trying again; the server will not read faster.
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            }
+            Ok(Err(error)) => break Err(code_of(&error)),
+            Err(code) => break Err(code),
+        }
+    };
+    client.close();
+    (tally, ended)
+}
+
+fn code_of(error: &ClientError) -> String {
+    match error {
+        ClientError::Refused(refusal) => refusal.code.as_str().to_owned(),
+        ClientError::Connect { .. } | ClientError::BadUrl(_) => "connect".to_owned(),
+        ClientError::Closed { .. } => "closed".to_owned(),
+        ClientError::NoSeat => "no_seat".to_owned(),
+    }
+}

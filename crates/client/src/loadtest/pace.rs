@@ -1,0 +1,66 @@
+//! When each action of one room is due: now (closed loop) or on a fixed schedule (open loop).
+//!
+//! The schedule is what keeps an open-loop run honest: an action's latency is measured from the
+//! time it was due, not from the time it could be sent, so when an answer comes late the wait
+//! is charged to every action it pushed back (see the module documentation of `loadtest`).
+
+use std::time::{Duration, Instant};
+
+use super::LoadConfig;
+
+/// One room's schedule.
+#[derive(Clone, Debug)]
+pub(super) struct Pacer {
+    /// The gap between two actions of this room, in an open loop.
+    interval: Option<Duration>,
+    /// When the next action is due, in an open loop.
+    next: Instant,
+}
+
+impl Pacer {
+    /// The schedule of room `room`: rooms are spread evenly over one interval, so a run at a
+    /// fixed rate does not send every room's action at the same instant.
+    pub(super) fn new(config: &LoadConfig, room: usize) -> Pacer {
+        let rooms = config.rooms.max(1);
+        let interval = config
+            .rate
+            .filter(|rate| *rate > 0.0)
+            .map(|rate| Duration::from_secs_f64(rooms as f64 / rate));
+        let phase = interval.map_or(Duration::ZERO, |interval| {
+            interval.mul_f64(room as f64 / rooms as f64)
+        });
+        Pacer {
+            interval,
+            next: Instant::now() + phase,
+        }
+    }
+
+    /// Whether actions are due on a schedule (an open loop).
+    pub(super) fn is_open(&self) -> bool {
+        self.interval.is_some()
+    }
+
+    /// A game has started: its first action is due now, or later if the schedule says so. Time
+    /// spent creating and joining a room is not charged to its first action.
+    pub(super) fn start_game(&mut self) {
+        self.next = self.next.max(Instant::now());
+    }
+
+    /// When the next action is due (now, in a closed loop), moving the schedule on by one.
+    pub(super) fn next_due(&mut self) -> Instant {
+        match self.interval {
+            None => Instant::now(),
+            Some(interval) => {
+                let due = self.next;
+                self.next += interval;
+                due
+            }
+        }
+    }
+}
+
+/// Waits until `due` (at once when it has passed) and returns it.
+pub(super) async fn wait_until(due: Instant) -> Instant {
+    tokio::time::sleep_until(due.into()).await;
+    due
+}

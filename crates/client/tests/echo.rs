@@ -1,0 +1,32 @@
+//! The load generator's echo target against the benchmark's echo server (`bench/echo`), started
+//! in-process on a free port.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use aeroplane_client::loadtest::{self, LoadConfig, Progress, Target};
+
+#[tokio::test]
+async fn a_bounded_echo_run_plays_every_game_without_errors() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(aeroplane_bench_echo::serve(listener));
+    let config = LoadConfig {
+        server: url,
+        target: Target::Echo,
+        rooms: 2,
+        games: Some(3),
+        duration: None,
+        rate: None,
+        level: aeroplane_bot::Level::Random,
+        source_addrs: vec!["127.0.0.1".parse().unwrap(), "127.0.0.2".parse().unwrap()],
+        action_timeout: Duration::from_secs(10),
+    };
+    let progress = Arc::new(Progress::default());
+    let report = loadtest::run(config, progress.clone()).await;
+    assert_eq!(report.errors, Default::default());
+    assert_eq!((report.games, report.failed_games), (3, 0));
+    // Every game of the echo target is 300 actions.
+    assert_eq!(report.actions, 3 * 300);
+    assert_eq!(report.round_trip_us.len(), report.actions);
+}
