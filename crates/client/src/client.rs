@@ -318,6 +318,20 @@ impl Client {
         self.act(|id, seen| ClientMessage::WithdrawDraw(Act { id, seen }))
     }
 
+    /// Asks the computer of a computer room which plane it would move for the pending roll; the
+    /// answer is a `hint` message with the returned id (or an `error`, e.g. `hints_unavailable`).
+    pub fn hint(&mut self) -> Result<u64, ClientError> {
+        let id = self.request_id();
+        self.command(Command::Send(ClientMessage::Hint(Request { id: Some(id) })))?;
+        Ok(id)
+    }
+
+    /// Takes back this player's last plane choice in a computer or local room: the room answers
+    /// with an `undone` event carrying the earlier position, which this client adopts.
+    pub fn undo(&mut self) -> Result<u64, ClientError> {
+        self.act(|id, seen| ClientMessage::Undo(Act { id, seen }))
+    }
+
     /// Sends `ping`; the server answers `pong` with the same id.
     pub fn ping(&mut self) -> Result<u64, ClientError> {
         let id = self.request_id();
@@ -438,6 +452,11 @@ impl Client {
                 self.state.take_snapshot(&welcome.snapshot);
             }
             ServerMessage::Snapshot(snapshot) => self.state.take_snapshot(&snapshot.snapshot),
+            // An undo rewinds the position: the event carries the room as of itself.
+            ServerMessage::Undone(undone) if undone.event == self.state.seen + 1 => {
+                self.state.take_snapshot(&undone.snapshot);
+                self.state.seen = undone.event;
+            }
             ServerMessage::Error(error) if error.code == ErrorCode::Stale => {
                 // Our view is behind the room's: catch up.
                 let _ = self.sync();

@@ -15,6 +15,8 @@ pub mod loadtest;
 pub mod render;
 mod verify;
 
+/// The computer's levels, which [`Api::create_computer_room`] takes.
+pub use aeroplane_bot::Level;
 pub use api::{Api, ApiError};
 pub use client::{Client, ClientError, ConnectOptions, Turn, is_rate_limited, room_url, ws_url};
 pub use verify::{VerifyError, VerifyReport, verify_record};

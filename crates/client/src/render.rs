@@ -204,6 +204,12 @@ pub fn describe(message: &ServerMessage) -> Option<String> {
         ServerMessage::DrawAccepted(m) => format!("{} accepts the draw", m.by),
         ServerMessage::DrawDeclined(m) => format!("{} declines the draw", m.by),
         ServerMessage::DrawWithdrawn(m) => format!("{} withdraws the draw offer", m.by),
+        ServerMessage::Undone(m) => format!(
+            "{} takes back a plane choice ({} action{} undone); the same roll is pending",
+            m.colour,
+            m.actions,
+            if m.actions == 1 { "" } else { "s" }
+        ),
         ServerMessage::GameOver(m) => match m.result.winner {
             Some(winner) => format!("game over: {winner} wins ({})", m.result.reason.as_str()),
             None => format!("game over: draw ({})", m.result.reason.as_str()),

@@ -6,6 +6,7 @@ use std::time::Duration;
 use aeroplane_bot::Level;
 use aeroplane_client::render::{colour_wanted, describe, render};
 use aeroplane_client::{Api, Client, Turn, room_url, verify_record, ws_url};
+use aeroplane_protocol::record::Mode;
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_rules::{Colour, Plane};
 use anyhow::Context as _;
@@ -37,8 +38,21 @@ pub(crate) struct Args {
     seed: Option<String>,
 }
 
-const HELP: &str = "keys: Enter or r = roll, 0-3 = move that plane, d = offer a draw, \
-                    a = accept a draw, n = decline a draw, resign = resign, ? = this help";
+/// The keys of an online room (draw offers exist only there).
+const HELP_ONLINE: &str = "keys: Enter or r = roll, 0-3 = move that plane, d = offer a draw, \
+                           a = accept a draw, n = decline a draw, resign = resign, ? = this help";
+/// The keys against the computer (hints and undo exist only there).
+const HELP_COMPUTER: &str = "keys: Enter or r = roll, 0-3 = move that plane, t = the computer's \
+                             tip for your roll, u = undo your last plane choice, resign = resign, \
+                             ? = this help";
+
+/// The key help for the room's mode.
+fn help(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Online => HELP_ONLINE,
+        Mode::Computer | Mode::Local => HELP_COMPUTER,
+    }
+}
 
 pub(crate) async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
     let api = Api::new(server)?;
@@ -82,7 +96,12 @@ pub(crate) async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
         client
     };
     let me = client.colour().context("the server gave no seat")?;
-    println!("you play {me}. {HELP}");
+    let mode = if args.computer.is_some() {
+        Mode::Computer
+    } else {
+        Mode::Online
+    };
+    println!("you play {me}. {}", help(mode));
     let colour = colour_wanted();
     print!("{}", render(client.game(), colour));
 
@@ -111,12 +130,19 @@ pub(crate) async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
                     println!("refused: {} ({})", error.message, error.code);
                     prompted = false;
                 }
+                if let ServerMessage::Hint(hint) = &message {
+                    println!(
+                        "tip ({} computer): move plane {}: {}",
+                        hint.level, hint.plane, hint.explanation
+                    );
+                    prompted = false;
+                }
                 if let Some(text) = describe(&message)
                     && message.event().is_some()
                 {
                     prompted = false;
-                    // The board changes only when a plane moves; other events are one line.
-                    if matches!(message, ServerMessage::Moved(_)) {
+                    // The board changes only when a plane moves or an undo takes moves back.
+                    if matches!(message, ServerMessage::Moved(_) | ServerMessage::Undone(_)) {
                         print!("{}", render(client.game(), colour));
                     }
                     println!("{text}");
@@ -125,7 +151,7 @@ pub(crate) async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
             line = input.next_line() => {
                 let Some(line) = line? else { anyhow::bail!("standard input closed") };
                 prompted = false;
-                if let Err(error) = act(&mut client, line.trim()) {
+                if let Err(error) = act(&mut client, mode, line.trim()) {
                     println!("{error}");
                 }
             }
@@ -142,16 +168,19 @@ pub(crate) async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Turns one line of input into an action.
-fn act(client: &mut Client, line: &str) -> anyhow::Result<()> {
+/// Turns one line of input into an action. Keys of the other mode still reach the server, which
+/// refuses them with their stable code (`draws_unavailable`, `hints_unavailable`...).
+fn act(client: &mut Client, mode: Mode, line: &str) -> anyhow::Result<()> {
     match line {
         "" | "r" | "roll" => client.roll()?,
         "d" => client.offer_draw()?,
         "a" => client.accept_draw()?,
         "n" => client.decline_draw()?,
+        "t" | "tip" | "hint" => client.hint()?,
+        "u" | "undo" => client.undo()?,
         "resign" => client.resign()?,
         "?" | "h" | "help" => {
-            println!("{HELP}");
+            println!("{}", help(mode));
             return Ok(());
         }
         other => {
@@ -159,7 +188,7 @@ fn act(client: &mut Client, line: &str) -> anyhow::Result<()> {
                 .parse::<u8>()
                 .ok()
                 .and_then(Plane::new)
-                .with_context(|| format!("`{other}` is not a key I know; {HELP}"))?;
+                .with_context(|| format!("`{other}` is not a key I know; {}", help(mode)))?;
             client.move_plane(plane)?
         }
     };
