@@ -59,8 +59,22 @@ impl Pacer {
     }
 }
 
-/// Waits until `due` (at once when it has passed) and returns it.
+/// Waits until `due` and returns the instant the action's round trip counts from: `due`, or the
+/// moment of sending when that is earlier.
+///
+/// tokio's timer rounds every deadline up to the next millisecond, so sleeping until `due` would
+/// wake up to 1 ms late and charge that to the server (and sleeping until a `due` that has
+/// already come still waits for the next tick). So there is no sleep when `due` has come, and
+/// otherwise the sleep ends up to [`TIMER_GRANULARITY`] early; an action sent early is timed
+/// from its sending, so it is never credited with time it did not wait.
 pub(super) async fn wait_until(due: Instant) -> Instant {
-    tokio::time::sleep_until(due.into()).await;
-    due
+    if let Some(wake) = due.checked_sub(TIMER_GRANULARITY)
+        && wake > Instant::now()
+    {
+        tokio::time::sleep_until(wake.into()).await;
+    }
+    due.min(Instant::now())
 }
+
+/// The resolution of tokio's timer.
+const TIMER_GRANULARITY: Duration = Duration::from_millis(1);
