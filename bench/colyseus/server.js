@@ -107,6 +107,9 @@ const server = new Server({
   transport: new WebSocketTransport({ pingInterval: 15000 }),
 });
 server.define('dice', DiceRoom);
-server.listen(port, host).then(() => {
+// The accept backlog of tokio's TcpListener::bind, which our server and the echo server use
+// (Node's default of 511 overflows when a thousand rooms connect at once).
+const BACKLOG = 1024;
+server.listen(port, host, BACKLOG).then(() => {
   console.log(`colyseus bench room listening on ${host}:${port}`);
 });

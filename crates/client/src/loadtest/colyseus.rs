@@ -98,7 +98,8 @@ async fn game(slot: &mut RoomSlot<'_>, http: &reqwest::Client) -> Result<Ended, 
         timeout,
         reserve(http, &format!("{base}/matchmake/create/{ROOM_NAME}")),
     )
-    .await??;
+    .await
+    .map_err(|_| "timeout_matchmake".to_owned())??;
     let second = within(
         timeout,
         reserve(
@@ -106,7 +107,8 @@ async fn game(slot: &mut RoomSlot<'_>, http: &reqwest::Client) -> Result<Ended, 
             &format!("{base}/matchmake/joinById/{}", first.room_id),
         ),
     )
-    .await??;
+    .await
+    .map_err(|_| "timeout_matchmake".to_owned())??;
     let mut seats = Vec::with_capacity(2);
     for (connection, reservation) in [first, second].iter().enumerate() {
         let url = format!(
@@ -122,11 +124,14 @@ async fn game(slot: &mut RoomSlot<'_>, http: &reqwest::Client) -> Result<Ended, 
             handshake(&mut seat).await?;
             Ok::<_, String>(seat)
         })
-        .await??;
+        .await
+        .map_err(|_| "timeout_join".to_owned())??;
         seats.push(seat);
     }
     for seat in &mut seats {
-        within(timeout, expect(seat, "game_started")).await??;
+        within(timeout, expect(seat, "game_started"))
+            .await
+            .map_err(|_| "timeout_start".to_owned())??;
     }
     slot.pacer.start_game();
     let ended = play(slot, &mut seats, timeout).await;
