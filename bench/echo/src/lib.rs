@@ -4,7 +4,7 @@
 //!
 //! It costs what any WebSocket server on tokio must: accepting, the handshake, reading and
 //! unmasking a frame, writing one back. Our server's CPU per action and throughput are reported
-//! as ratios of this one's. Its sockets read through the same 8 KiB buffer as our server's
+//! as ratios of this one's. Its sockets read through the same 1 KiB buffer as our server's
 //! (`crates/server/src/ws/mod.rs`), so neither pays for a bigger one; it accepts any path.
 #![forbid(unsafe_code)]
 
@@ -14,7 +14,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 /// The read buffer of each socket, in bytes: the same as our server's.
-pub const READ_BUFFER_BYTES: usize = 8 * 1024;
+pub const READ_BUFFER_BYTES: usize = 1024;
 
 /// The largest message accepted, in bytes: our server's default frame limit.
 pub const MAX_MESSAGE_BYTES: usize = 4096;

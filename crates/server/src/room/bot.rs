@@ -23,13 +23,12 @@ use aeroplane_protocol::client::{Act, ClientMessage, Join, MovePlane, Request, R
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_protocol::snapshot::{RoomPhase, Snapshot};
 use aeroplane_rules::{Colour, Game, Phase};
-use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 use tracing::Instrument;
 
 use super::{ConnId, RoomCommand, RoomContext, RoomHandle, RoomSetup, SeatSetup};
 use crate::token::SeatToken;
-use crate::ws::outbox::{Closer, Outbox};
+use crate::ws::outbox::{self, Closer};
 
 /// The connection id of a computer room's bot. WebSocket connections are numbered from 1, so it
 /// never clashes with one.
@@ -135,9 +134,8 @@ impl Bot {
 
     async fn run(self, room: RoomHandle) {
         let queue = self.queue;
-        let (sender, mut frames) = mpsc::channel(queue);
         let closer = Arc::new(Closer::default());
-        let outbox = Outbox::new(sender, closer.clone());
+        let (outbox, mut frames) = outbox::queue(queue, closer.clone());
         let connect = RoomCommand::Connect {
             conn: BOT_CONN,
             outbox,

@@ -17,10 +17,9 @@ use aeroplane_protocol::error::{CloseCode, ErrorCode};
 use aeroplane_protocol::server::{Pong, ServerMessage};
 use axum::extract::ws::{Message, WebSocket};
 use futures_util::StreamExt;
-use tokio::sync::mpsc;
 use tracing::Instrument;
 
-use super::outbox::{Closer, Outbox, SendError};
+use super::outbox::{self, Closer, Outbox, SendError};
 use super::writer;
 use crate::config::Config;
 use crate::limits::TokenBucket;
@@ -77,9 +76,8 @@ pub(super) async fn run(socket: WebSocket, room: RoomHandle, limits: Limits) {
 
 async fn serve(socket: WebSocket, room: RoomHandle, limits: Limits, conn: ConnId) {
     let (sink, mut stream) = socket.split();
-    let (queue, frames) = mpsc::channel(limits.queue);
     let closer = Arc::new(Closer::default());
-    let outbox = Outbox::new(queue, closer.clone());
+    let (outbox, frames) = outbox::queue(limits.queue, closer.clone());
     if room
         .inbox
         .send(RoomCommand::Connect {

@@ -20,8 +20,11 @@ use crate::error::HttpError;
 use crate::http::rooms::parse_room_id;
 use crate::limits::ClientAddr;
 
-/// The WebSocket layer's read buffer, in bytes: small, since messages are small.
-const READ_BUFFER_BYTES: usize = 8 * 1024;
+/// The WebSocket layer's read buffer, in bytes. Every socket holds one for its whole life, idle
+/// or not (tungstenite's default of 128 KiB would cost that much per connection). Client
+/// messages are a few hundred bytes at most; a bigger frame (up to `--max-frame-bytes`) still
+/// arrives whole, since tungstenite grows the buffer for the frame it is reading.
+const READ_BUFFER_BYTES: usize = 1024;
 
 /// The WebSocket routes.
 pub fn router() -> Router<AppState> {

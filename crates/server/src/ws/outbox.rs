@@ -1,16 +1,24 @@
 //! The sending side of one connection, as rooms see it: a bounded queue and a way to close.
 //!
 //! The queue is bounded so a slow client can never make a room wait: a room only ever uses
-//! `try_send`, and a full queue means the client has fallen behind and is dropped (it can
-//! reconnect and resync from a snapshot). Closing goes around the queue, so it works even then.
+//! [`Outbox::send_frame`], which never waits, and a full queue means the client has fallen
+//! behind and is dropped (it can reconnect and resync from a snapshot). Closing goes around the
+//! queue, so it works even then.
+//!
+//! The queue is an unbounded `futures` channel with the bound kept by a counter beside it:
+//! tokio's bounded channel allocates a block of 32 slots (about 1.6 KiB) for every connection up
+//! front, idle or not, while this one allocates per queued frame. Memory per idle connection is
+//! one of the load benchmark's targets (docs/benchmarks.md).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use aeroplane_protocol::error::CloseCode;
 use aeroplane_protocol::server::ServerMessage;
 use axum::extract::ws::Utf8Bytes;
-use tokio::sync::{Notify, mpsc};
+use futures_channel::mpsc;
+use futures_util::StreamExt as _;
+use tokio::sync::Notify;
 
 /// Why a frame could not be queued.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -30,6 +38,8 @@ pub struct Closer {
     notify: Notify,
     /// Whether the room accepted a `join` from this connection (the join timeout stops).
     joined: AtomicBool,
+    /// Frames queued and not yet taken by the writer.
+    queued: AtomicUsize,
 }
 
 impl Closer {
@@ -55,24 +65,41 @@ impl Closer {
     }
 }
 
+/// A new queue of at most `capacity` frames for one connection: the outbox that fills it and the
+/// frames its writer reads.
+pub fn queue(capacity: usize, closer: Arc<Closer>) -> (Outbox, Frames) {
+    let (sender, receiver) = mpsc::unbounded();
+    let outbox = Outbox {
+        queue: sender,
+        closer: closer.clone(),
+        capacity: capacity.max(1),
+    };
+    (outbox, Frames { receiver, closer })
+}
+
 /// A handle to send frames to one connection and to close it.
 #[derive(Clone, Debug)]
 pub struct Outbox {
-    queue: mpsc::Sender<Utf8Bytes>,
+    queue: mpsc::UnboundedSender<Utf8Bytes>,
     closer: Arc<Closer>,
+    capacity: usize,
 }
 
 impl Outbox {
-    /// An outbox over a connection's queue and closer.
-    pub fn new(queue: mpsc::Sender<Utf8Bytes>, closer: Arc<Closer>) -> Outbox {
-        Outbox { queue, closer }
-    }
-
     /// Queues an encoded frame without waiting.
     pub fn send_frame(&self, frame: Utf8Bytes) -> Result<(), SendError> {
-        self.queue.try_send(frame).map_err(|error| match error {
-            mpsc::error::TrySendError::Full(_) => SendError::Full,
-            mpsc::error::TrySendError::Closed(_) => SendError::Closed,
+        let queued = &self.closer.queued;
+        if queued.fetch_add(1, Ordering::AcqRel) >= self.capacity {
+            queued.fetch_sub(1, Ordering::AcqRel);
+            return Err(if self.queue.is_closed() {
+                SendError::Closed
+            } else {
+                SendError::Full
+            });
+        }
+        self.queue.unbounded_send(frame).map_err(|_| {
+            queued.fetch_sub(1, Ordering::AcqRel);
+            SendError::Closed
         })
     }
 
@@ -98,4 +125,33 @@ impl Outbox {
 /// Encodes a message once, to be shared by every connection that receives it.
 pub fn encode(message: &ServerMessage) -> Utf8Bytes {
     Utf8Bytes::from(message.to_json())
+}
+
+/// The frames queued for one connection, in order, as its writer takes them.
+#[derive(Debug)]
+pub struct Frames {
+    receiver: mpsc::UnboundedReceiver<Utf8Bytes>,
+    closer: Arc<Closer>,
+}
+
+impl Frames {
+    /// The next frame; `None` once every outbox is gone and the queue is empty. Cancel-safe: a
+    /// frame is taken only when this returns it.
+    pub async fn recv(&mut self) -> Option<Utf8Bytes> {
+        let frame = self.receiver.next().await;
+        self.took(frame)
+    }
+
+    /// The next frame if one is queued already.
+    pub fn try_recv(&mut self) -> Option<Utf8Bytes> {
+        let frame = self.receiver.try_recv().ok();
+        self.took(frame)
+    }
+
+    fn took(&self, frame: Option<Utf8Bytes>) -> Option<Utf8Bytes> {
+        if frame.is_some() {
+            self.closer.queued.fetch_sub(1, Ordering::AcqRel);
+        }
+        frame
+    }
 }

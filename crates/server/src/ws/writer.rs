@@ -12,15 +12,14 @@ use aeroplane_protocol::error::CloseCode;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::SinkExt;
 use futures_util::stream::SplitSink;
-use tokio::sync::mpsc;
 use tokio::time::MissedTickBehavior;
 
-use super::outbox::Closer;
+use super::outbox::{Closer, Frames};
 
 /// Writes until the queue closes or a close is asked for; then sends the close frame.
 pub(super) async fn run(
     mut sink: SplitSink<WebSocket, Message>,
-    mut queue: mpsc::Receiver<Utf8Bytes>,
+    mut queue: Frames,
     closer: Arc<Closer>,
     ping_interval: Duration,
 ) {
@@ -49,7 +48,7 @@ pub(super) async fn run(
     // Frames queued before the close (such as the error that explains it) still go out, unless
     // the client is being dropped for not reading them.
     if code != CloseCode::TooSlow {
-        while let Ok(frame) = queue.try_recv() {
+        while let Some(frame) = queue.try_recv() {
             if sink.send(Message::Text(frame)).await.is_err() {
                 return;
             }
@@ -67,10 +66,10 @@ pub(super) async fn run(
 async fn write_batch(
     sink: &mut SplitSink<WebSocket, Message>,
     first: Utf8Bytes,
-    queue: &mut mpsc::Receiver<Utf8Bytes>,
+    queue: &mut Frames,
 ) -> Result<(), axum::Error> {
     sink.feed(Message::Text(first)).await?;
-    while let Ok(frame) = queue.try_recv() {
+    while let Some(frame) = queue.try_recv() {
         sink.feed(Message::Text(frame)).await?;
     }
     sink.flush().await
