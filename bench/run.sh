@@ -18,7 +18,8 @@
 # Server CPU is utime+stime (fields 14 and 15 of /proc/<pid>/stat) of the server process, read
 # right before and right after the load generator runs; the server is started fresh for each
 # run, so its peak RSS (VmHWM) belongs to that run alone. The Colyseus peer needs `npm ci` in
-# bench/colyseus (done here when node_modules is missing); Node and npm come from Debian.
+# bench/colyseus (done here when node_modules is missing); Node and npm come from Debian. The
+# script itself needs taskset, jq and python3 (for the table).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"

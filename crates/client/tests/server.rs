@@ -284,9 +284,10 @@ async fn an_open_loop_run_sends_at_its_rate_and_stops_at_the_deadline_without_er
     let report = loadtest::run(config, Arc::new(Progress::default())).await;
     assert_eq!(report.errors, Default::default());
     assert_eq!(report.failed_games, 0);
-    // 100 actions/s for 1.5 s, less the time it takes to open the rooms: about 150.
+    // 100 actions/s for 1.5 s, less the time it takes to open the rooms: about 150, never more
+    // (fewer when a loaded machine answers slowly).
     assert!(
-        (60..=160).contains(&report.actions),
+        (20..=160).contains(&report.actions),
         "{} actions",
         report.actions
     );
