@@ -17,7 +17,8 @@
 #
 # Server CPU is utime+stime (fields 14 and 15 of /proc/<pid>/stat) of the server process, read
 # right before and right after the load generator runs; the server is started fresh for each
-# run, so its peak RSS (VmHWM) belongs to that run alone. The Colyseus peer needs `npm ci` in
+# run, so its peak RSS (VmHWM) belongs to that run alone. The load generator's CPU (bash's `time`)
+# is reported beside it: a generator near 100% of its core limits the throughput it can show. The Colyseus peer needs `npm ci` in
 # bench/colyseus (done here when node_modules is missing); Node and npm come from Debian. The
 # script itself needs taskset, jq and python3 (for the table).
 set -euo pipefail
@@ -142,8 +143,9 @@ load_run() {
     fi
     log "$MODE run $repeat: $target, $ROOMS rooms, $DURATION$([[ $MODE == open ]] && echo ", $RATE actions/s" || true)"
     before="$(cpu_ticks "$SERVER_PID")"
-    local status=0
-    taskset -c "$CLIENT_CORE" "$BIN/aeroplane" "${args[@]}" >"$file.load" 2>"$file.err" || status=$?
+    local status=0 TIMEFORMAT='%U %S'
+    # The load generator's own CPU (user, system) too, to see when it is the bottleneck.
+    { time taskset -c "$CLIENT_CORE" "$BIN/aeroplane" "${args[@]}" >"$file.load" 2>"$file.err" || status=$?; } 2>"$file.time"
     after="$(cpu_ticks "$SERVER_PID")"
     stop_server
     if [[ ! -s "$file.load" ]]; then
@@ -151,11 +153,14 @@ load_run() {
         cat "$file.err" >&2
         exit 1
     fi
+    local client_cpu
+    client_cpu="$(awk '{ print $1 + $2 }' "$file.time")"
     jq --argjson ticks "$((after - before))" --argjson hz "$TICKS_PER_SECOND" \
         --argjson base "$base_kib" --argjson repeat "$repeat" --argjson exit "$status" \
+        --argjson client "$client_cpu" \
         '. + {server_cpu_seconds: ($ticks / $hz), server_base_kib: $base, repeat: $repeat,
-              exit_status: $exit}' "$file.load" >"$file"
-    rm -f "$file.load"
+              exit_status: $exit, load_generator_cpu_seconds: $client}' "$file.load" >"$file"
+    rm -f "$file.load" "$file.time"
 }
 
 # The table: one row per run, then the medians per target and the ratios ours/echo and
@@ -172,18 +177,22 @@ runs.sort(key=lambda run: (run["repeat"], order[run["target"]]))
 def cpu_us(run):
     return run["server_cpu_seconds"] * 1e6 / max(run["actions"], 1)
 
+def busy(run, field):
+    return f"{100 * run[field] / run['seconds']:.0f}%"
+
 def per_room_kib(run):
     return (run["server_peak_kib"] - run["server_base_kib"]) / rooms
 
-header = ("| target | run | actions | actions/s | server CPU µs/action | p50 ms | p99 ms "
-          "| p99.9 ms | max ms | peak RSS MiB | (peak − start)/room KiB | errors |")
+header = ("| target | run | actions | actions/s | server CPU µs/action | server / generator core busy "
+          "| p50 ms | p99 ms | p99.9 ms | max ms | peak RSS MiB | (peak − start)/room KiB | errors |")
 print(header)
 print("|" + "---|" * (header.count("|") - 1))
 for run in runs:
     rt = run["round_trip_ms"]
     errors = sum(run["errors"].values()) + run["failed_games"]
     print(f"| {run['target']} | {run['repeat']} | {run['actions']:,} | {run['actions_per_second']:,.0f} "
-          f"| {cpu_us(run):.1f} | {rt['p50']:.2f} | {rt['p99']:.2f} | {rt['p99_9']:.2f} | {rt['max']:.1f} "
+          f"| {cpu_us(run):.1f} | {busy(run, 'server_cpu_seconds')} / {busy(run, 'load_generator_cpu_seconds')} "
+          f"| {rt['p50']:.2f} | {rt['p99']:.2f} | {rt['p99_9']:.2f} | {rt['max']:.1f} "
           f"| {run['server_peak_kib'] / 1024:.1f} | {per_room_kib(run):.1f} | {errors} |")
 
 medians = {}
