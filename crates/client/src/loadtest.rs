@@ -22,7 +22,9 @@
 //! answer came later, as soon as that answer arrives. Its latency counts from the time it was
 //! *due*, so a server stall is charged to every action it delayed (no coordinated omission). A
 //! room's schedule starts when its game has started (room creation and joining are not
-//! actions), and open-loop runs stop sending at the deadline instead of finishing their games.
+//! actions); the first games wait until every room is seated, so the warm-up of creating and
+//! joining all rooms is not measured as play. Open-loop runs stop sending at the deadline
+//! instead of finishing their games.
 //!
 //! [`idle`] holds many silent connections open, to measure memory per idle connection.
 
@@ -44,7 +46,7 @@ use std::time::{Duration, Instant};
 use aeroplane_bot::Level;
 use hdrhistogram::Histogram;
 
-use self::pace::Pacer;
+use self::pace::{Pacer, StartLine};
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -174,15 +176,17 @@ pub async fn run(config: LoadConfig, progress: Arc<Progress>) -> LoadReport {
         claimed: AtomicU64::new(0),
     });
     let config = Arc::new(config);
+    let start_line = Arc::new(StartLine::new(config.rooms.max(1)));
     let mut rooms = tokio::task::JoinSet::new();
     for room in 0..config.rooms.max(1) {
         let (config, budget, progress) = (config.clone(), budget.clone(), progress.clone());
+        let start_line = start_line.clone();
         rooms.spawn(async move {
             let mut slot = RoomSlot {
                 index: room,
                 config: &config,
                 budget: &budget,
-                pacer: Pacer::new(&config, room),
+                pacer: Pacer::new(&config, room, &start_line),
                 tally: Tally::new(progress),
             };
             match config.target {

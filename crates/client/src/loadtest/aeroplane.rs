@@ -68,7 +68,7 @@ async fn game(slot: &mut RoomSlot<'_>, api: &Api) -> Result<Ended, String> {
     }
     let yellow = seats.pop().expect("two seats");
     let red = seats.pop().expect("two seats");
-    slot.pacer.start_game();
+    slot.pacer.start_game(slot.config.action_timeout).await;
     let pacer = Mutex::new(slot.pacer.clone());
     let shared = Shared {
         timeout,

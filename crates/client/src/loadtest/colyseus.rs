@@ -133,7 +133,7 @@ async fn game(slot: &mut RoomSlot<'_>, http: &reqwest::Client) -> Result<Ended, 
             .await
             .map_err(|_| "timeout_start".to_owned())??;
     }
-    slot.pacer.start_game();
+    slot.pacer.start_game(slot.config.action_timeout).await;
     let ended = play(slot, &mut seats, timeout).await;
     for mut seat in seats {
         let _ = seat.send(Message::binary(vec![LEAVE_ROOM])).await;

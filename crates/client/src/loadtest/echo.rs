@@ -37,7 +37,7 @@ async fn game(slot: &mut RoomSlot<'_>) -> Result<Ended, String> {
         let opened = within(timeout, socket::open(&url, slot.source_addr(connection))).await??;
         seats.push(opened);
     }
-    slot.pacer.start_game();
+    slot.pacer.start_game(slot.config.action_timeout).await;
     let mut ended = Ok(Ended::Finished);
     for action in 0..ACTIONS_PER_GAME {
         if slot.cut() {

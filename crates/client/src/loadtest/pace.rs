@@ -4,7 +4,10 @@
 //! time it was due, not from the time it could be sent, so when an answer comes late the wait
 //! is charged to every action it pushed back (see the module documentation of `loadtest`).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+use tokio::sync::watch;
 
 use super::LoadConfig;
 
@@ -13,14 +16,19 @@ use super::LoadConfig;
 pub(super) struct Pacer {
     /// The gap between two actions of this room, in an open loop.
     interval: Option<Duration>,
+    /// This room's offset within one interval, so rooms do not all act at the same instant.
+    phase: Duration,
     /// When the next action is due, in an open loop.
     next: Instant,
+    /// In an open loop, the start line every room reaches before its first game's schedule
+    /// starts; taken when this room has crossed it.
+    start_line: Option<Arc<StartLine>>,
 }
 
 impl Pacer {
     /// The schedule of room `room`: rooms are spread evenly over one interval, so a run at a
     /// fixed rate does not send every room's action at the same instant.
-    pub(super) fn new(config: &LoadConfig, room: usize) -> Pacer {
+    pub(super) fn new(config: &LoadConfig, room: usize, start_line: &Arc<StartLine>) -> Pacer {
         let rooms = config.rooms.max(1);
         let interval = config
             .rate
@@ -31,7 +39,9 @@ impl Pacer {
         });
         Pacer {
             interval,
+            phase,
             next: Instant::now() + phase,
+            start_line: interval.map(|_| start_line.clone()),
         }
     }
 
@@ -42,7 +52,16 @@ impl Pacer {
 
     /// A game has started: its first action is due now, or later if the schedule says so. Time
     /// spent creating and joining a room is not charged to its first action.
-    pub(super) fn start_game(&mut self) {
+    ///
+    /// In an open loop, the first game of every room waits at the start line until all rooms
+    /// are seated (or `patience` has passed), and the schedule starts from there. Without it,
+    /// the first rooms play while the last thousand are still being created and joined, and
+    /// that warm-up burst, not the steady state, set the run's p99 (docs/benchmarks.md).
+    pub(super) async fn start_game(&mut self, patience: Duration) {
+        if let Some(start_line) = self.start_line.take() {
+            start_line.cross(patience).await;
+            self.next = Instant::now() + self.phase;
+        }
         self.next = self.next.max(Instant::now());
     }
 
@@ -78,3 +97,31 @@ pub(super) async fn wait_until(due: Instant) -> Instant {
 
 /// The resolution of tokio's timer.
 const TIMER_GRANULARITY: Duration = Duration::from_millis(1);
+
+/// Where the rooms of an open-loop run wait for each other before their schedules start.
+#[derive(Debug)]
+pub(super) struct StartLine {
+    /// Rooms seated so far.
+    seated: watch::Sender<usize>,
+    /// Rooms in the run.
+    rooms: usize,
+}
+
+impl StartLine {
+    /// A start line for `rooms` rooms.
+    pub(super) fn new(rooms: usize) -> StartLine {
+        StartLine {
+            seated: watch::Sender::new(0),
+            rooms,
+        }
+    }
+
+    /// Counts this room as seated and waits for the others, at most `patience` (a room that
+    /// failed to seat never arrives).
+    async fn cross(&self, patience: Duration) {
+        self.seated.send_modify(|seated| *seated += 1);
+        let mut seated = self.seated.subscribe();
+        let all = self.rooms;
+        let _ = tokio::time::timeout(patience, seated.wait_for(|seated| *seated >= all)).await;
+    }
+}
