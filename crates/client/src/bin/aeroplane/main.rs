@@ -44,7 +44,9 @@ enum Command {
     /// Step through a finished game, position by position.
     Replay(games::ReplayArgs),
     /// Play many games at once with bot clients over real WebSockets and report throughput,
-    /// round-trip latency, errors and (for a local server) its peak memory.
+    /// round-trip latency, errors and (for a local server) its peak memory; closed loop, or
+    /// open loop at a fixed `--rate`; against our server or, with `--target`, the benchmark's
+    /// echo ceiling or Colyseus peer; or hold `--idle` silent connections to measure memory.
     ///
     /// Start the server with its abuse limits lifted, or the run measures the rate limiter
     /// (refusals count as `rate_limited`): `aeroplane-server --ws-rate-per-sec 1000000
