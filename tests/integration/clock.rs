@@ -32,14 +32,28 @@ fn deadline(message: &ServerMessage) -> Option<Option<u64>> {
 
 /// Yellow plays its own turns at once; Red never acts. Returns what `red` saw up to game over.
 async fn yellow_plays_red_waits(red: &mut Client, yellow: &mut Client) -> Vec<ServerMessage> {
-    let mut seen = Vec::new();
     let mut turn = Turn::START;
+    red_waits_until(red, yellow, &mut turn, |message| {
+        matches!(message, ServerMessage::GameOver(_))
+    })
+    .await
+}
+
+/// Yellow plays its turns at once, Red never acts, until `stop` accepts a message Red received
+/// (which is returned with everything before it).
+pub(crate) async fn red_waits_until(
+    red: &mut Client,
+    yellow: &mut Client,
+    turn: &mut Turn,
+    stop: impl Fn(&ServerMessage) -> bool,
+) -> Vec<ServerMessage> {
+    let mut seen = Vec::new();
     loop {
         let message = red.recv().await;
         turn.follow(&message);
-        let over = matches!(message, ServerMessage::GameOver(_));
+        let done = stop(&message);
         seen.push(message);
-        if over {
+        if done {
             return seen;
         }
         if turn.settled && turn.actor == Colour::Yellow {

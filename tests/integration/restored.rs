@@ -16,6 +16,7 @@ use aeroplane_rules::{Action, Colour, EndReason};
 use uuid::Uuid;
 
 use crate::child::ServerProcess;
+use crate::clock::red_waits_until;
 use crate::computer::{Stop, drive, turn_of};
 use crate::restart::{
     DEADLINE_MS, check_record, create_room, play_some, record_from, rejoin, seat_both,
@@ -215,34 +216,6 @@ async fn a_local_room_survives_sigterm_and_undo_still_goes_back() {
 #[tokio::test]
 async fn a_local_room_survives_sigkill_and_undo_still_goes_back() {
     a_single_player_room_survives(serde_json::json!({ "mode": "local" }), false).await;
-}
-
-/// Yellow plays its turns at once, Red never acts, until `stop` accepts a message Red received
-/// (which is returned with everything before it).
-async fn red_waits_until(
-    red: &mut Client,
-    yellow: &mut Client,
-    turn: &mut Turn,
-    stop: impl Fn(&ServerMessage) -> bool,
-) -> Vec<ServerMessage> {
-    let mut seen = Vec::new();
-    loop {
-        let message = red.recv().await;
-        turn.follow(&message);
-        let done = stop(&message);
-        seen.push(message);
-        if done {
-            return seen;
-        }
-        if turn.settled && turn.actor == Colour::Yellow {
-            yellow.catch_up(red.seen).await;
-            match turn.pending {
-                None => yellow.roll().await,
-                Some(legal) => yellow.move_plane(legal.iter().next().unwrap()).await,
-            }
-            turn.settled = false;
-        }
-    }
 }
 
 /// The turn clock of a restored room runs again, with a full decision time from the restore and
