@@ -31,7 +31,8 @@ pub enum SendError {
     Closed,
 }
 
-/// Asks a connection's writer to close the socket with a code, once.
+/// What a connection's two halves and its room share: the request to close the socket with a
+/// code (once), whether the room accepted a `join`, and how full the outgoing queue is.
 #[derive(Debug, Default)]
 pub struct Closer {
     code: OnceLock<CloseCode>,
