@@ -3,11 +3,10 @@
 //! pages; replay positions. Each test runs against the SQLite store and, when
 //! `TEST_DATABASE_URL` is set, against a fresh PostgreSQL database.
 
-use aeroplane_dice::{ClientSeed, Commitment, ServerSeed};
 use aeroplane_protocol::api::{GameList, Replay};
 use aeroplane_protocol::record::GameRecord;
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::{Action, Colour, EndReason};
+use aeroplane_rules::{Colour, EndReason};
 use uuid::Uuid;
 
 use crate::support::{Client, StoreKind, TestApp, play_to_end, player_join, spawn_app_on, welcome};
@@ -75,22 +74,7 @@ async fn check_stored(
     let replayed = record.replay().expect("the record replays");
     let outcome = replayed.outcome().expect("the replay ends the game");
     assert_eq!((outcome.winner, outcome.reason), (winner, reason));
-    let fairness = &record.fairness;
-    let rolls = record
-        .actions
-        .iter()
-        .filter_map(|logged| match logged.action {
-            Action::Roll { value, .. } => Some(value),
-            _ => None,
-        });
-    aeroplane_dice::verify(
-        &fairness.commitment.parse::<Commitment>().unwrap(),
-        &fairness.server_seed.parse::<ServerSeed>().unwrap(),
-        &ClientSeed::new(fairness.red_seed.clone()).unwrap(),
-        &ClientSeed::new(fairness.yellow_seed.clone()).unwrap(),
-        rolls,
-    )
-    .expect("the seeds reproduce every roll");
+    crate::support::assert_dice_verify(&record);
     let name = &record.players.red.name;
     let list = list(app, &format!("/api/games?player={name}&limit=100")).await;
     let copies = list.games.iter().filter(|game| game.id == id).count();

@@ -4,12 +4,11 @@
 
 use std::time::Duration;
 
-use aeroplane_dice::{ClientSeed, Commitment, ServerSeed};
 use aeroplane_protocol::api::{GameList, RoomCreated};
 use aeroplane_protocol::record::GameRecord;
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_protocol::snapshot::{RoomPhase, Snapshot};
-use aeroplane_rules::{Action, Colour};
+use aeroplane_rules::Colour;
 use uuid::Uuid;
 
 use crate::child::ServerProcess;
@@ -167,21 +166,7 @@ pub(crate) fn check_record(record: &GameRecord, before: &Snapshot, actions_befor
     let fairness = &record.fairness;
     assert_eq!(Some(&fairness.red_seed), before.fairness.red_seed.as_ref());
     assert_eq!(fairness.commitment, before.fairness.commitment);
-    let rolls = record
-        .actions
-        .iter()
-        .filter_map(|logged| match logged.action {
-            Action::Roll { value, .. } => Some(value),
-            _ => None,
-        });
-    aeroplane_dice::verify(
-        &fairness.commitment.parse::<Commitment>().unwrap(),
-        &fairness.server_seed.parse::<ServerSeed>().unwrap(),
-        &ClientSeed::new(fairness.red_seed.clone()).unwrap(),
-        &ClientSeed::new(fairness.yellow_seed.clone()).unwrap(),
-        rolls,
-    )
-    .expect("the seeds reproduce every roll, before and after the restart");
+    crate::support::assert_dice_verify(record);
 }
 
 async fn a_live_game_survives(graceful: bool) {

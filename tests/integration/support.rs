@@ -208,6 +208,20 @@ pub(crate) async fn connect_to(addr: std::net::SocketAddr, room: Uuid) -> Client
 }
 
 /// Lower-case hex of some bytes.
+/// Asserts that a record's revealed seeds match its commitment and reproduce every roll it holds.
+#[track_caller]
+pub(crate) fn assert_dice_verify(record: &GameRecord) {
+    let fairness = &record.fairness;
+    aeroplane_dice::verify(
+        &fairness.commitment.parse().expect("a commitment"),
+        &fairness.server_seed.parse().expect("a server seed"),
+        &aeroplane_dice::ClientSeed::new(fairness.red_seed.clone()).expect("Red's seed"),
+        &aeroplane_dice::ClientSeed::new(fairness.yellow_seed.clone()).expect("Yellow's seed"),
+        record.roll_values(),
+    )
+    .expect("the seeds reproduce every roll");
+}
+
 pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
