@@ -19,13 +19,16 @@ pub(crate) async fn fast_app() -> TestApp {
 
 /// `POST /api/rooms` with `body`, expecting 201.
 pub(crate) async fn create(app: &TestApp, body: serde_json::Value) -> RoomCreated {
-    let response = app
-        .http
-        .post(app.url("/api/rooms"))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
+    create_at(&app.http, app.url("/api/rooms"), body).await
+}
+
+/// `POST` of `body` to a server's `/api/rooms` at `url`, expecting 201.
+pub(crate) async fn create_at(
+    http: &reqwest::Client,
+    url: String,
+    body: serde_json::Value,
+) -> RoomCreated {
+    let response = http.post(url).json(&body).send().await.unwrap();
     assert_eq!(response.status(), 201, "creating a room from {body}");
     response.json().await.unwrap()
 }

@@ -40,14 +40,7 @@ async fn create(
     server: &ServerProcess,
     body: serde_json::Value,
 ) -> RoomCreated {
-    let response = http
-        .post(server.url("/api/rooms"))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 201, "creating a room from {body}");
-    response.json().await.unwrap()
+    crate::computer::create_at(http, server.url("/api/rooms"), body).await
 }
 
 /// Joins the one person of a computer or local room and waits for the game to start.
