@@ -53,7 +53,7 @@ esac
 log() { printf '== %s\n' "$*" >&2; }
 
 log "building release binaries into $CARGO_TARGET_DIR"
-(cd "$ROOT" && cargo build --release --quiet -p aeroplane-server -p aeroplane-client -p aeroplane-bench-echo)
+(cd "$ROOT" && cargo build --release --quiet -p aeroplane-server -p aeroplane-loadtest -p aeroplane-bench-echo)
 if [[ "$MODE" != idle && " $TARGETS " == *" colyseus "* && ! -d "$ROOT/bench/colyseus/node_modules" ]]; then
     log "installing the Colyseus peer (npm ci)"
     (cd "$ROOT/bench/colyseus" && npm ci --no-audit --no-fund --loglevel=error)
@@ -135,7 +135,7 @@ load_run() {
     start_server "$target" "$port"
     local base_kib before after
     base_kib="$(rss_kib "$SERVER_PID")"
-    local args=(--server "http://127.0.0.1:$port" loadtest --target "$target" --rooms "$ROOMS"
+    local args=(--server "http://127.0.0.1:$port" --target "$target" --rooms "$ROOMS"
         --duration "$DURATION" --level "$LEVEL" --json --source-addrs "$SOURCE_ADDRS"
         --server-pid "$SERVER_PID")
     if [[ "$MODE" == open ]]; then
@@ -145,7 +145,7 @@ load_run() {
     before="$(cpu_ticks "$SERVER_PID")"
     local status=0 TIMEFORMAT='%U %S'
     # The load generator's own CPU (user, system) too, to see when it is the bottleneck.
-    { time taskset -c "$CLIENT_CORE" "$BIN/aeroplane" "${args[@]}" >"$file.load" 2>"$file.err" || status=$?; } 2>"$file.time"
+    { time taskset -c "$CLIENT_CORE" "$BIN/aeroplane-loadtest" "${args[@]}" >"$file.load" 2>"$file.err" || status=$?; } 2>"$file.time"
     after="$(cpu_ticks "$SERVER_PID")"
     stop_server
     if [[ ! -s "$file.load" ]]; then
@@ -227,7 +227,7 @@ idle_run() {
     local file="$OUT/idle-$layout.json"
     start_server aeroplane "$port"
     log "idle: $IDLE connections ($layout), held $HOLD"
-    taskset -c "$CLIENT_CORE" "$BIN/aeroplane" --server "http://127.0.0.1:$port" loadtest \
+    taskset -c "$CLIENT_CORE" "$BIN/aeroplane-loadtest" --server "http://127.0.0.1:$port" \
         --idle "$IDLE" --idle-layout "$layout" --hold "$HOLD" --json \
         --source-addrs "$SOURCE_ADDRS" --server-pid "$SERVER_PID" >"$file" 2>"$file.err" || true
     jq --arg peak "$(awk '/^VmHWM:/ { print $2 }' "/proc/$SERVER_PID/status")" \

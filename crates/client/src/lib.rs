@@ -6,14 +6,13 @@
 //! - [`Client`]: a WebSocket connection to one room: join as a player or spectator, typed
 //!   messages, actions with `seen` filled in, [`Client::wait_my_turn`], automatic reconnection
 //!   with the seat token.
-//! - [`loadtest`]: the load generator: many rooms of two bot clients each (against our server,
-//!   the echo ceiling or the Colyseus peer), closed or open loop, with round-trip histograms;
-//!   or many idle connections, for memory per connection.
+//!
+//! The load generator that drives this client by the thousand lives in its own crate,
+//! `aeroplane-loadtest`.
 #![forbid(unsafe_code)]
 
 mod api;
 mod client;
-pub mod loadtest;
 pub mod render;
 mod verify;
 

@@ -1,7 +1,6 @@
-//! `aeroplane`: play, watch, verify and load-test an Aeroplane Chess server from a terminal.
+//! `aeroplane`: play, watch and verify games of an Aeroplane Chess server from a terminal.
 
 mod games;
-mod loadtest;
 mod play;
 mod verify;
 mod watch;
@@ -10,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// Play, watch, verify and load-test an Aeroplane Chess server from a terminal.
+/// Play, watch, verify and replay games of an Aeroplane Chess server from a terminal.
 ///
 /// Every command talks to the server named by `--server` (default: a server on this machine).
 /// Boards are coloured when standard output is a terminal and NO_COLOR is not set.
@@ -43,16 +42,6 @@ enum Command {
     Games(games::ListArgs),
     /// Step through a finished game, position by position.
     Replay(games::ReplayArgs),
-    /// Play many games at once with bot clients over real WebSockets and report throughput,
-    /// round-trip latency, errors and (for a local server) its peak memory; closed loop, or
-    /// open loop at a fixed `--rate`; against our server or, with `--target`, the benchmark's
-    /// echo ceiling or Colyseus peer; or hold `--idle` silent connections to measure memory.
-    ///
-    /// Start the server with its abuse limits lifted, or the run measures the rate limiter
-    /// (refusals count as `rate_limited`): `aeroplane-server --ws-rate-per-sec 1000000
-    /// --ws-burst 1000000 --max-connections-per-address 1000000
-    /// --rooms-per-address-per-minute 1000000`.
-    Loadtest(loadtest::Args),
 }
 
 fn main() -> ExitCode {
@@ -69,7 +58,6 @@ fn main() -> ExitCode {
             Command::Verify(args) => verify::run(&server, args).await,
             Command::Games(args) => games::list(&server, args).await,
             Command::Replay(args) => games::replay(&server, args).await,
-            Command::Loadtest(args) => loadtest::run(&server, args).await,
         }
     });
     // Background connection tasks may still be winding down; do not wait for them.

@@ -1,6 +1,6 @@
-//! `aeroplane loadtest`: the command-line face of `aeroplane_client::loadtest` (closed and
-//! open loop against our server, the echo ceiling or the Colyseus peer) and of
-//! `aeroplane_client::loadtest::idle` (many silent connections, for memory per connection).
+//! `aeroplane-loadtest`: the command-line face of `aeroplane_loadtest` (closed and open loop
+//! against our server, the echo ceiling or the Colyseus peer) and of `aeroplane_loadtest::idle`
+//! (many silent connections, for memory per connection).
 
 use std::io::Write as _;
 use std::net::IpAddr;
@@ -10,15 +10,31 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use aeroplane_bot::Level;
-use aeroplane_client::loadtest::idle::{self, IdleConfig, IdleLayout};
-use aeroplane_client::loadtest::{self, LoadConfig, LoadReport, Progress, Target};
+use aeroplane_loadtest::idle::{self, IdleConfig, IdleLayout};
+use aeroplane_loadtest::{self as loadtest, LoadConfig, LoadReport, Progress, Target};
 use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// Arguments of `aeroplane loadtest`.
-#[derive(Debug, clap::Args)]
+/// Play many games at once with bot clients over real WebSockets and report throughput,
+/// round-trip latency, errors and (for a local server) its peak memory; closed loop, or open loop
+/// at a fixed `--rate`; against our server or, with `--target`, the benchmark's echo ceiling or
+/// Colyseus peer; or hold `--idle` silent connections to measure memory.
+///
+/// Start the server with its abuse limits lifted, or the run measures the rate limiter
+/// (refusals count as `rate_limited`): `aeroplane-server --ws-rate-per-sec 1000000
+/// --ws-burst 1000000 --max-connections-per-address 1000000
+/// --rooms-per-address-per-minute 1000000`.
+#[derive(Debug, clap::Parser)]
+#[command(name = "aeroplane-loadtest", version)]
 #[command(group(clap::ArgGroup::new("bound").required(true).args(["games", "duration", "idle"])))]
-pub(crate) struct Args {
+struct Args {
+    /// The server's base URL.
+    #[arg(
+        long,
+        env = "AEROPLANE_SERVER",
+        default_value = "http://127.0.0.1:8080"
+    )]
+    server: String,
     /// The kind of server: aeroplane (ours), echo (`bench-echo`, the ceiling) or colyseus
     /// (`bench/colyseus`, the peer).
     #[arg(long, default_value = "aeroplane")]
@@ -67,8 +83,27 @@ pub(crate) struct Args {
     json: bool,
 }
 
+fn main() -> ExitCode {
+    let args = <Args as clap::Parser>::parse();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("failed to start the tokio runtime");
+    let server = args.server.clone();
+    let outcome = runtime.block_on(run(&server, args));
+    // Background connection tasks may still be winding down; do not wait for them.
+    runtime.shutdown_background();
+    match outcome {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 /// Exits 0 when every game finished with no error, 1 otherwise.
-pub(crate) async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
+async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
     let server_pid = args.server_pid.or_else(|| local_server_pid(server));
     if let Some(connections) = args.idle {
         return run_idle(server, connections, server_pid, args).await;

@@ -10,8 +10,8 @@ use aeroplane_rules::Colour;
 
 use super::pace::{Pacer, wait_until};
 use super::{Ended, RoomSlot, Tally, within};
-use crate::client::is_rate_limited;
-use crate::{Api, Client, ClientError, ConnectOptions, Turn, room_url};
+use aeroplane_client::is_rate_limited;
+use aeroplane_client::{Api, Client, ClientError, ConnectOptions, Turn, room_url};
 
 /// Plays games in one room slot until the budget is spent.
 pub(super) async fn run_room(slot: &mut RoomSlot<'_>) {
@@ -45,7 +45,7 @@ async fn game(slot: &mut RoomSlot<'_>, api: &Api) -> Result<Ended, String> {
     let room = within(timeout, api.create_room())
         .await?
         .map_err(|error| match error {
-            crate::ApiError::Status { status, .. } => format!("http_{status}"),
+            aeroplane_client::ApiError::Status { status, .. } => format!("http_{status}"),
             _ => "http".to_owned(),
         })?;
     let url = room_url(&config.server, room.id);

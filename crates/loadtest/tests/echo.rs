@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use aeroplane_client::loadtest::{self, LoadConfig, Progress, Target};
+use aeroplane_loadtest::{self as loadtest, LoadConfig, Progress, Target};
 
 #[tokio::test]
 async fn a_bounded_echo_run_plays_every_game_without_errors() {

@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use futures_util::StreamExt as _;
 
-use crate::{Api, ApiError, Client, ClientError, ConnectOptions, room_url};
+use aeroplane_client::{Api, ApiError, Client, ClientError, ConnectOptions, room_url};
 
 /// Spectators per room in the [`IdleLayout::Spectators`] layout (the server's default limit).
 pub const SPECTATORS_PER_ROOM: usize = 64;

@@ -1,4 +1,5 @@
-//! A load generator: many rooms at once, each two clients taking turns over real WebSockets, for
+//! The load generator of `docs/benchmarks.md`, in its own crate so that users of the client
+//! library do not build its histograms and progress bars: many rooms at once, each two clients taking turns over real WebSockets, for
 //! a number of games or a duration, against one of three servers ([`Target`]):
 //!
 //! - [`Target::Aeroplane`]: our server. Each room is two bot clients playing full games.
