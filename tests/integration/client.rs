@@ -101,10 +101,14 @@ async fn the_library_asks_the_computer_for_a_tip_and_takes_a_move_back() {
     );
 
     human.move_plane(tip.plane).unwrap();
-    // The computer plays on until the human is to act again (or the game is over).
-    if let Turn::Over(_) = human.wait_my_turn().await.unwrap() {
-        return;
-    }
+    // The computer plays on until the human is to act again. The first choice between planes
+    // comes early (neither side can have finished three planes, let alone four), so the game
+    // cannot end before the human acts again: an end here is a failure, not a pass.
+    let again = human.wait_my_turn().await.unwrap();
+    assert!(
+        !matches!(again, Turn::Over(_)),
+        "the game ended before the undo could be tried"
+    );
     assert_ne!(*human.game(), before);
     human.undo().unwrap();
     loop {

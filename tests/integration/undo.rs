@@ -163,36 +163,37 @@ async fn the_computer_does_not_act_on_a_position_that_an_undo_took_back() {
     let red = |colour: Colour| colour == Colour::Red;
     let choice = |turn: &Turn| turn.actor == Colour::Red && turn.pending.is_some();
     let mut turn = Turn::START;
-    // A choice for a roll other than six, so that the move hands the turn to the computer.
+    // A choice for a roll other than six whose move hands the turn to the computer. A move that
+    // captures or finishes earns another roll instead: then play on until one that does not.
     let before = loop {
         let Stop::Wanted = drive(&mut human, &mut turn, red, choice).await else {
-            panic!("the game ended early")
+            panic!("the game ended before a move handed the turn over")
         };
         let snapshot = human.sync().await;
         human
             .move_plane(turn.pending.unwrap().iter().next().unwrap())
             .await;
         turn.settled = false;
-        if !snapshot.notation.as_deref().unwrap().contains(" red 6 ") {
+        if snapshot.notation.as_deref().unwrap().contains(" red 6 ") {
+            continue;
+        }
+        let message = human
+            .recv_until(|m| {
+                matches!(
+                    m,
+                    ServerMessage::TurnPassed(_)
+                        | ServerMessage::Moved(Moved {
+                            extra_roll: true,
+                            ..
+                        })
+                )
+            })
+            .await;
+        if matches!(message, ServerMessage::TurnPassed(_)) {
             break snapshot;
         }
+        turn.follow(&message);
     };
-    let message = human
-        .recv_until(|m| {
-            matches!(
-                m,
-                ServerMessage::TurnPassed(_)
-                    | ServerMessage::Moved(Moved {
-                        extra_roll: true,
-                        ..
-                    })
-            )
-        })
-        .await;
-    if !matches!(message, ServerMessage::TurnPassed(_)) {
-        // A capture or a finish earned another roll; nothing to show here.
-        return;
-    }
     let undone = undo(&mut human).await;
     assert_restored(&undone, &before);
     tokio::time::sleep(std::time::Duration::from_millis(1_000)).await;
