@@ -75,20 +75,20 @@ pub enum Role {
 #[serde(deny_unknown_fields)]
 pub struct Join {
     /// The client's request id, echoed in the answer.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<u64>,
     /// Player or spectator.
     pub role: Role,
     /// The display name (1 to 32 characters after trimming).
     pub name: String,
     /// The colour asked for; any free seat when absent.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub colour: Option<Colour>,
     /// The seat token from an earlier `welcome`, to reclaim that seat.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
     /// The player's dice seed (at most 64 UTF-8 bytes; empty when absent).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client_seed: Option<String>,
 }
 
@@ -97,7 +97,7 @@ pub struct Join {
 #[serde(deny_unknown_fields)]
 pub struct Act {
     /// The client's request id, echoed in an error.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<u64>,
     /// The last event number the client saw.
     pub seen: u64,
@@ -108,7 +108,7 @@ pub struct Act {
 #[serde(deny_unknown_fields)]
 pub struct MovePlane {
     /// The client's request id, echoed in an error.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<u64>,
     /// The last event number the client saw.
     pub seen: u64,
@@ -121,7 +121,7 @@ pub struct MovePlane {
 #[serde(deny_unknown_fields)]
 pub struct Request {
     /// The client's request id, echoed in the answer.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<u64>,
 }
 
