@@ -11,10 +11,11 @@ use std::time::Duration;
 
 use aeroplane_protocol::client::{Act, ClientMessage, Join, MovePlane, Request, Role};
 use aeroplane_protocol::error::{CloseCode, ErrorCode};
+use aeroplane_protocol::follow::{Followed, RoomView};
 use aeroplane_protocol::record::ResultRecord;
 use aeroplane_protocol::server::{ErrorMessage, ServerMessage, Welcome};
-use aeroplane_protocol::snapshot::{FairnessView, Snapshot};
-use aeroplane_rules::{Action, Colour, Die, EndReason, Forfeit, Game, Phase, Plane, PlaneSet};
+use aeroplane_protocol::snapshot::FairnessView;
+use aeroplane_rules::{Colour, Die, Game, Phase, Plane, PlaneSet};
 use futures_util::{SinkExt as _, StreamExt as _};
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::sync::mpsc;
@@ -99,18 +100,14 @@ pub struct Client {
     state: RoomState,
 }
 
-/// The room as the messages handed out so far describe it.
+/// The room as the messages handed out so far describe it: the protocol's one follower of a
+/// room, and this connection's seat.
 #[derive(Clone, Debug, Default)]
 struct RoomState {
-    room_id: Option<Uuid>,
+    view: RoomView,
     colour: Option<Colour>,
     token: Option<String>,
     joined: bool,
-    seen: u64,
-    game: Game,
-    fairness: Option<FairnessView>,
-    result: Option<ResultRecord>,
-    resyncing: bool,
     /// The request id of an action sent and not yet answered by an event or an error.
     in_flight: Option<u64>,
 }
@@ -151,7 +148,7 @@ impl Client {
         tokio::spawn(task.run(socket));
         let room_id = url.rsplit('/').next().and_then(|id| id.parse().ok());
         let state = RoomState {
-            room_id,
+            view: room_id.map(RoomView::of_room).unwrap_or_default(),
             ..RoomState::default()
         };
         Ok(Client {
@@ -258,22 +255,19 @@ impl Client {
     /// the game starts, while an action of ours awaits its answer, while resyncing, and for
     /// spectators).
     pub fn my_turn(&self) -> Option<Turn> {
-        let state = &self.state;
-        if let Some(result) = state.result {
+        let (state, view) = (&self.state, &self.state.view);
+        if let Some(result) = view.result() {
             return Some(Turn::Over(result));
         }
         let colour = state.colour?;
-        if !state.joined
-            || state.resyncing
-            || state.in_flight.is_some()
-            || state.fairness_started().is_none()
+        if !state.joined || view.is_resyncing() || state.in_flight.is_some() || !view.has_started()
         {
             return None;
         }
-        if state.game.to_act() != colour {
+        if view.game().to_act() != colour {
             return None;
         }
-        match state.game.phase() {
+        match view.game().phase() {
             Phase::AwaitingRoll => Some(Turn::Roll),
             Phase::AwaitingMove { roll, legal } => Some(Turn::Move { roll, legal }),
             Phase::Over(outcome) => Some(Turn::Over(ResultRecord {
@@ -342,7 +336,7 @@ impl Client {
     /// Asks for a fresh snapshot.
     pub fn sync(&mut self) -> Result<u64, ClientError> {
         let id = self.request_id();
-        self.state.resyncing = true;
+        self.state.view.await_snapshot();
         self.command(Command::Send(ClientMessage::Sync(Request { id: Some(id) })))?;
         Ok(id)
     }
@@ -368,7 +362,7 @@ impl Client {
 
     /// The position as far as this client has seen.
     pub fn game(&self) -> &Game {
-        &self.state.game
+        self.state.view.game()
     }
 
     /// This client's seat, if it has one.
@@ -383,22 +377,22 @@ impl Client {
 
     /// The room's id, from the URL or the last snapshot.
     pub fn room_id(&self) -> Option<Uuid> {
-        self.state.room_id
+        self.state.view.room_id()
     }
 
     /// The number of the last room event handed out (the `seen` of the next action).
     pub fn seen(&self) -> u64 {
-        self.state.seen
+        self.state.view.seen()
     }
 
     /// The dice commitment and seeds as far as they are public.
     pub fn fairness(&self) -> Option<&FairnessView> {
-        self.state.fairness.as_ref()
+        self.state.view.fairness()
     }
 
     /// How the game ended, once it has.
     pub fn result(&self) -> Option<ResultRecord> {
-        self.state.result
+        self.state.view.result()
     }
 
     fn act(
@@ -409,7 +403,7 @@ impl Client {
             return Err(ClientError::NoSeat);
         }
         let id = self.request_id();
-        self.command(Command::Send(make(Some(id), self.state.seen)))?;
+        self.command(Command::Send(make(Some(id), self.state.view.seen())))?;
         self.state.in_flight = Some(id);
         Ok(id)
     }
@@ -437,7 +431,9 @@ impl Client {
                 error.id == self.state.in_flight || is_rate_limited(error.code)
             }
             ServerMessage::Welcome(_) | ServerMessage::Snapshot(_) => true,
-            other => other.event().is_some_and(|event| event > self.state.seen),
+            other => other
+                .event()
+                .is_some_and(|event| event > self.state.view.seen()),
         };
         if answered {
             self.state.in_flight = None;
@@ -449,13 +445,6 @@ impl Client {
                     self.state.colour = welcome.colour;
                     self.state.token.clone_from(&welcome.token);
                 }
-                self.state.take_snapshot(&welcome.snapshot);
-            }
-            ServerMessage::Snapshot(snapshot) => self.state.take_snapshot(&snapshot.snapshot),
-            // An undo rewinds the position: the event carries the room as of itself.
-            ServerMessage::Undone(undone) if undone.event == self.state.seen + 1 => {
-                self.state.take_snapshot(&undone.snapshot);
-                self.state.seen = undone.event;
             }
             ServerMessage::Error(error) if error.code == ErrorCode::Stale => {
                 // Our view is behind the room's: catch up.
@@ -463,91 +452,9 @@ impl Client {
             }
             _ => {}
         }
-        let Some(event) = message.event() else { return };
-        if self.state.resyncing || event <= self.state.seen {
-            return;
-        }
-        if event != self.state.seen + 1 || !self.state.apply(message) {
+        if self.state.view.follow(message) == Followed::Gap {
             let _ = self.sync();
-            return;
         }
-        self.state.seen = event;
-    }
-}
-
-impl RoomState {
-    fn take_snapshot(&mut self, snapshot: &Snapshot) {
-        self.room_id = Some(snapshot.room_id);
-        self.seen = snapshot.event;
-        self.game = snapshot.game;
-        self.fairness = Some(snapshot.fairness.clone());
-        self.result = snapshot.result;
-        self.resyncing = false;
-    }
-
-    /// The game has started once both client seeds are fixed.
-    fn fairness_started(&self) -> Option<()> {
-        let fairness = self.fairness.as_ref()?;
-        (fairness.red_seed.is_some() && fairness.yellow_seed.is_some()).then_some(())
-    }
-
-    /// Applies one room event to the position. `false` means the client must resync: the views
-    /// diverged, or the event is of a kind this client does not apply itself (a newer protocol's).
-    fn apply(&mut self, message: &ServerMessage) -> bool {
-        let action = match message {
-            ServerMessage::GameStarted(started) => {
-                if let Some(fairness) = self.fairness.as_mut() {
-                    fairness.red_seed = Some(started.red_seed.clone());
-                    fairness.yellow_seed = Some(started.yellow_seed.clone());
-                }
-                return true;
-            }
-            ServerMessage::Rolled(rolled) => Action::Roll {
-                colour: rolled.colour,
-                value: rolled.value,
-            },
-            ServerMessage::Moved(moved) => Action::Move {
-                colour: moved.colour,
-                plane: moved.plane,
-            },
-            ServerMessage::DrawOffered(draw) => Action::OfferDraw { colour: draw.by },
-            ServerMessage::DrawAccepted(draw) => Action::AcceptDraw { colour: draw.by },
-            ServerMessage::DrawWithdrawn(draw) => Action::WithdrawDraw { colour: draw.by },
-            ServerMessage::DrawDeclined(declined) if !declined.implicit => Action::DeclineDraw {
-                colour: declined.by,
-            },
-            ServerMessage::GameOver(over) => {
-                self.result = Some(over.result);
-                if let Some(fairness) = self.fairness.as_mut() {
-                    fairness.server_seed = Some(over.server_seed.clone());
-                }
-                if self.game.is_over() {
-                    return true;
-                }
-                let loser = over.result.winner.map(Colour::opponent);
-                match (over.result.reason, loser) {
-                    (EndReason::Resigned, Some(loser)) => Action::Resign { colour: loser },
-                    (EndReason::Abandoned, Some(loser)) => Action::Forfeit {
-                        colour: loser,
-                        reason: Forfeit::Abandoned,
-                    },
-                    (EndReason::Timeout, Some(loser)) => Action::Forfeit {
-                        colour: loser,
-                        reason: Forfeit::Timeout,
-                    },
-                    // Finished and agreed games ended through the move or acceptance before.
-                    _ => return true,
-                }
-            }
-            // Seat changes, implicit declines (made by a roll) and turn passes (made by a roll or
-            // a move) change nothing the rules track separately.
-            ServerMessage::PlayerConnected(_)
-            | ServerMessage::PlayerDisconnected(_)
-            | ServerMessage::DrawDeclined(_)
-            | ServerMessage::TurnPassed(_) => return true,
-            _ => return false,
-        };
-        self.game.apply(action).is_ok()
     }
 }
 

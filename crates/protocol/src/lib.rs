@@ -4,6 +4,7 @@
 //! - [`server`]: server → client messages; room events carry consecutive event numbers.
 //! - [`snapshot`]: the whole state of a room, for joining, reconnecting and resyncing.
 //! - [`events`]: the rules crate's events as numbered wire events.
+//! - [`follow`]: the room as a client sees it, followed event by event (one follower for all).
 //! - [`error`]: stable error codes and WebSocket close codes.
 //! - [`api`]: the HTTP API's bodies.
 //! - [`record`]: the record of a finished game.
@@ -15,6 +16,7 @@ pub mod api;
 pub mod client;
 pub mod error;
 pub mod events;
+pub mod follow;
 pub mod record;
 pub mod server;
 pub mod snapshot;

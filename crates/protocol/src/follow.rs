@@ -1,0 +1,377 @@
+//! One follower of a room's messages: the room as a client sees it, kept in step event by event.
+//!
+//! Every client of the protocol (the Rust client library, the integration tests, bots) needs the
+//! same thing: start from a snapshot, apply each numbered event to the position through the
+//! rules crate, and notice when it missed one. That is written here once. A [`RoomView`] applies
+//! `welcome`, `snapshot` and `undone` by adopting their snapshot, and every other room event by
+//! turning it back into the rules action that produced it; an event it cannot apply (a gap in
+//! the numbering, a position that disagrees, or a kind of event a newer server sends) is reported
+//! as [`Followed::Gap`], and the caller sends `sync` and hands the answer to the view.
+
+use aeroplane_rules::{Action, Colour, EndReason, Forfeit, Game};
+use uuid::Uuid;
+
+use crate::record::ResultRecord;
+use crate::server::ServerMessage;
+use crate::snapshot::{FairnessView, Snapshot};
+
+/// What applying one message did to a [`RoomView`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Followed {
+    /// The view took the message in: a snapshot adopted, or the next event applied.
+    Applied,
+    /// Nothing changed: the message is not a room event, the view has seen it already, or the
+    /// view waits for a snapshot (which will cover it).
+    Ignored,
+    /// The view cannot follow this event (a gap, a divergence, or an unknown kind of event):
+    /// it waits for a snapshot, and the caller should send `sync`.
+    Gap,
+}
+
+/// A room as its messages describe it. See the module documentation.
+#[derive(Clone, Debug, Default)]
+pub struct RoomView {
+    room_id: Option<Uuid>,
+    seen: u64,
+    game: Game,
+    fairness: Option<FairnessView>,
+    result: Option<ResultRecord>,
+    resyncing: bool,
+}
+
+impl RoomView {
+    /// A view of the room `room_id` before its first snapshot.
+    pub fn of_room(room_id: Uuid) -> RoomView {
+        RoomView {
+            room_id: Some(room_id),
+            ..RoomView::default()
+        }
+    }
+
+    /// The room's id, once a snapshot (or [`RoomView::of_room`]) named it.
+    pub fn room_id(&self) -> Option<Uuid> {
+        self.room_id
+    }
+
+    /// The number of the last room event taken in (the `seen` of the next action).
+    pub fn seen(&self) -> u64 {
+        self.seen
+    }
+
+    /// The position as far as the view has followed.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The dice commitment and seeds as far as they are public.
+    pub fn fairness(&self) -> Option<&FairnessView> {
+        self.fairness.as_ref()
+    }
+
+    /// How the game ended, once it has.
+    pub fn result(&self) -> Option<ResultRecord> {
+        self.result
+    }
+
+    /// Whether the view waits for a snapshot after a [`Followed::Gap`].
+    pub fn is_resyncing(&self) -> bool {
+        self.resyncing
+    }
+
+    /// Whether the game has started: both client seeds are fixed.
+    pub fn has_started(&self) -> bool {
+        self.fairness
+            .as_ref()
+            .is_some_and(|fairness| fairness.red_seed.is_some() && fairness.yellow_seed.is_some())
+    }
+
+    /// Marks the view as waiting for a snapshot (the caller sent `sync`): until one arrives,
+    /// events are not applied.
+    pub fn await_snapshot(&mut self) {
+        self.resyncing = true;
+    }
+
+    /// Adopts a snapshot: the room as of its event number.
+    pub fn adopt(&mut self, snapshot: &Snapshot) {
+        self.room_id = Some(snapshot.room_id);
+        self.seen = snapshot.event;
+        self.game = snapshot.game;
+        self.fairness = Some(snapshot.fairness.clone());
+        self.result = snapshot.result;
+        self.resyncing = false;
+    }
+
+    /// Takes in one message from the room.
+    pub fn follow(&mut self, message: &ServerMessage) -> Followed {
+        match message {
+            ServerMessage::Welcome(welcome) => {
+                self.adopt(&welcome.snapshot);
+                return Followed::Applied;
+            }
+            ServerMessage::Snapshot(snapshot) => {
+                self.adopt(&snapshot.snapshot);
+                return Followed::Applied;
+            }
+            _ => {}
+        }
+        let Some(event) = message.event() else {
+            return Followed::Ignored;
+        };
+        if event <= self.seen {
+            return Followed::Ignored;
+        }
+        if self.resyncing {
+            return Followed::Ignored;
+        }
+        if event != self.seen + 1 || !self.apply(message) {
+            self.resyncing = true;
+            return Followed::Gap;
+        }
+        self.seen = event;
+        Followed::Applied
+    }
+
+    /// Applies the next room event; `false` when the view cannot follow it.
+    fn apply(&mut self, message: &ServerMessage) -> bool {
+        let action = match message {
+            // An undo rewinds the position: the event carries the room as of itself.
+            ServerMessage::Undone(undone) => {
+                self.adopt(&undone.snapshot);
+                return true;
+            }
+            ServerMessage::GameStarted(started) => {
+                if let Some(fairness) = self.fairness.as_mut() {
+                    fairness.red_seed = Some(started.red_seed.clone());
+                    fairness.yellow_seed = Some(started.yellow_seed.clone());
+                }
+                return true;
+            }
+            ServerMessage::Rolled(rolled) => Action::Roll {
+                colour: rolled.colour,
+                value: rolled.value,
+            },
+            ServerMessage::Moved(moved) => Action::Move {
+                colour: moved.colour,
+                plane: moved.plane,
+            },
+            ServerMessage::DrawOffered(draw) => Action::OfferDraw { colour: draw.by },
+            ServerMessage::DrawAccepted(draw) => Action::AcceptDraw { colour: draw.by },
+            ServerMessage::DrawWithdrawn(draw) => Action::WithdrawDraw { colour: draw.by },
+            ServerMessage::DrawDeclined(declined) if !declined.implicit => Action::DeclineDraw {
+                colour: declined.by,
+            },
+            ServerMessage::GameOver(over) => {
+                self.result = Some(over.result);
+                if let Some(fairness) = self.fairness.as_mut() {
+                    fairness.server_seed = Some(over.server_seed.clone());
+                }
+                match ending_action(&self.game, over.result) {
+                    Some(action) => action,
+                    None => return true,
+                }
+            }
+            // Seat changes, implicit declines (made by a roll) and turn passes (made by a roll or
+            // a move) change nothing the rules track separately.
+            ServerMessage::PlayerConnected(_)
+            | ServerMessage::PlayerDisconnected(_)
+            | ServerMessage::DrawDeclined(_)
+            | ServerMessage::TurnPassed(_) => return true,
+            _ => return false,
+        };
+        self.game.apply(action).is_ok()
+    }
+}
+
+/// The rules action behind a `game_over`, if the game had not already ended by a move or an
+/// accepted draw.
+fn ending_action(game: &Game, result: ResultRecord) -> Option<Action> {
+    if game.is_over() {
+        return None;
+    }
+    let loser = result.winner.map(Colour::opponent)?;
+    match result.reason {
+        EndReason::Resigned => Some(Action::Resign { colour: loser }),
+        EndReason::Abandoned => Some(Action::Forfeit {
+            colour: loser,
+            reason: Forfeit::Abandoned,
+        }),
+        EndReason::Timeout => Some(Action::Forfeit {
+            colour: loser,
+            reason: Forfeit::Timeout,
+        }),
+        // Finished and agreed games ended through the move or acceptance before.
+        EndReason::Finished | EndReason::Agreed => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use aeroplane_rules::{Die, Phase, Plane, Position};
+
+    use super::*;
+    use crate::events::{Reveal, wire_events};
+    use crate::record::Mode;
+    use crate::server::{PlayerConnected, SnapshotMessage};
+    use crate::snapshot::{RoomPhase, Seats};
+
+    fn snapshot(event: u64, game: Game) -> Snapshot {
+        Snapshot {
+            room_id: Uuid::nil(),
+            mode: Mode::Online,
+            phase: RoomPhase::Playing,
+            event,
+            game,
+            notation: None,
+            seats: Seats::default(),
+            fairness: FairnessView {
+                scheme: "v1".into(),
+                commitment: "00".into(),
+                red_seed: Some(String::new()),
+                yellow_seed: Some(String::new()),
+                server_seed: None,
+            },
+            result: None,
+            computer: None,
+        }
+    }
+
+    fn started_view() -> RoomView {
+        let mut view = RoomView::default();
+        let message = ServerMessage::Snapshot(SnapshotMessage {
+            id: None,
+            snapshot: snapshot(3, Game::new()),
+        });
+        assert_eq!(view.follow(&message), Followed::Applied);
+        view
+    }
+
+    /// The wire events the server would send for `action` on `game`, numbered from `next`.
+    fn wire(game: &mut Game, action: Action, next: u64) -> Vec<ServerMessage> {
+        let events = game.apply(action).unwrap();
+        wire_events(&events, next, || Reveal {
+            server_seed: "00".into(),
+            commitment: "00".into(),
+            red_seed: String::new(),
+            yellow_seed: String::new(),
+        })
+    }
+
+    #[test]
+    fn the_view_follows_a_deployment_event_by_event_to_the_same_position() {
+        let mut view = started_view();
+        let mut server = Game::new();
+        let six = Die::new(6).unwrap();
+        let mut messages = wire(
+            &mut server,
+            Action::Roll {
+                colour: Colour::Red,
+                value: six,
+            },
+            4,
+        );
+        let plane = Plane::new(0).unwrap();
+        messages.extend(wire(
+            &mut server,
+            Action::Move {
+                colour: Colour::Red,
+                plane,
+            },
+            5,
+        ));
+        for message in &messages {
+            assert_eq!(view.follow(message), Followed::Applied);
+        }
+        assert_eq!(view.seen(), 5);
+        assert_eq!(*view.game(), server);
+        assert_eq!(view.game().planes(Colour::Red)[0], Position::Route(0));
+    }
+
+    #[test]
+    fn a_missed_event_is_a_gap_until_a_snapshot_arrives() {
+        let mut view = started_view();
+        let mut server = Game::new();
+        let three = Die::new(3).unwrap();
+        let messages = wire(
+            &mut server,
+            Action::Roll {
+                colour: Colour::Red,
+                value: three,
+            },
+            4,
+        );
+        // `rolled` (4) is lost; `turn_passed` (5) arrives.
+        assert_eq!(view.follow(&messages[1]), Followed::Gap);
+        assert!(view.is_resyncing());
+        assert_eq!(view.seen(), 3, "nothing taken in");
+        let presence = ServerMessage::PlayerConnected(PlayerConnected {
+            event: 6,
+            colour: Colour::Yellow,
+            name: "Bob".into(),
+        });
+        assert_eq!(
+            view.follow(&presence),
+            Followed::Ignored,
+            "the snapshot will cover it"
+        );
+        let resync = ServerMessage::Snapshot(SnapshotMessage {
+            id: Some(1),
+            snapshot: snapshot(6, server),
+        });
+        assert_eq!(view.follow(&resync), Followed::Applied);
+        assert!(!view.is_resyncing());
+        assert_eq!(view.game().phase(), Phase::AwaitingRoll);
+        assert_eq!(view.game().to_act(), Colour::Yellow);
+    }
+
+    #[test]
+    fn an_event_seen_before_is_ignored() {
+        let mut view = started_view();
+        let old = ServerMessage::PlayerConnected(PlayerConnected {
+            event: 2,
+            colour: Colour::Red,
+            name: "Ann".into(),
+        });
+        assert_eq!(view.follow(&old), Followed::Ignored);
+        assert_eq!(view.seen(), 3);
+    }
+
+    #[test]
+    fn an_event_that_the_position_refuses_is_a_gap() {
+        let mut view = started_view();
+        let mut other = Game::new();
+        let six = Die::new(6).unwrap();
+        // The view never saw the six, so the move it is told of is illegal in its position.
+        other
+            .apply(Action::Roll {
+                colour: Colour::Red,
+                value: six,
+            })
+            .unwrap();
+        let mut messages = wire(
+            &mut other,
+            Action::Move {
+                colour: Colour::Red,
+                plane: Plane::new(0).unwrap(),
+            },
+            4,
+        );
+        assert_eq!(view.follow(&messages.remove(0)), Followed::Gap);
+    }
+
+    #[test]
+    fn a_resignation_ends_the_followed_game_with_its_result() {
+        let mut view = started_view();
+        let mut server = Game::new();
+        let messages = wire(
+            &mut server,
+            Action::Resign {
+                colour: Colour::Red,
+            },
+            4,
+        );
+        assert_eq!(view.follow(&messages[0]), Followed::Applied);
+        assert!(view.game().is_over());
+        assert_eq!(view.result().unwrap().winner, Some(Colour::Yellow));
+        assert_eq!(view.fairness().unwrap().server_seed.as_deref(), Some("00"));
+    }
+}
