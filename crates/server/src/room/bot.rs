@@ -3,9 +3,11 @@
 //! The bot has no shortcut into the room. It registers an outbox with [`RoomCommand::Connect`],
 //! joins with its seat token and sends `roll` and `move` messages with the `seen` number of the
 //! last event it received, so the room validates them exactly as it validates a person's (the
-//! stale rule included). It reads the same JSON frames a WebSocket client reads; after every
-//! event that may change the game it asks for a fresh snapshot (`sync`) and decides only on a
-//! position that reflects every event it has seen. An `undone` event carries its own snapshot.
+//! stale rule included). It reads the same JSON frames a WebSocket client reads and follows the
+//! room with the protocol's one follower (`aeroplane_protocol::follow::RoomView`), which applies
+//! each event through the rules; only when it cannot follow (a gap, or a refusal) does it ask for
+//! a snapshot (`sync`). It decides only on a position that reflects every event it has seen and
+//! once its own last action has been answered.
 //!
 //! After a restart the bot of a restored computer room is started again with the seat's
 //! journaled token, and rejoins like a person reconnecting (`journal::restore`).
@@ -20,9 +22,9 @@ use std::time::Duration;
 use aeroplane_bot::Level;
 use aeroplane_dice::ClientSeed;
 use aeroplane_protocol::client::{Act, ClientMessage, Join, MovePlane, Request, Role};
+use aeroplane_protocol::follow::{Followed, RoomView};
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_protocol::snapshot::{RoomPhase, Snapshot};
-use aeroplane_rules::{Colour, Game, Phase};
+use aeroplane_rules::{Colour, Phase};
 use tokio::time::{Instant, sleep_until};
 use tracing::Instrument;
 
@@ -87,25 +89,12 @@ pub(super) struct Bot {
 /// What the bot knows of the room.
 #[derive(Debug, Default)]
 struct View {
-    /// The position of the last snapshot, once joined.
-    game: Option<Game>,
-    /// Whether the game is being played.
-    live: bool,
-    /// The last event number received.
-    seen: u64,
-    /// Whether `game` reflects every event received.
-    fresh: bool,
-    /// Whether a `sync` is on its way.
-    syncing: bool,
-}
-
-impl View {
-    fn take_snapshot(&mut self, snapshot: &Snapshot) {
-        self.game = Some(snapshot.game);
-        self.live = snapshot.phase == RoomPhase::Playing;
-        self.seen = self.seen.max(snapshot.event);
-        self.fresh = true;
-    }
+    /// The room as its messages describe it.
+    room: RoomView,
+    /// Whether the bot's seat was confirmed by a `welcome`.
+    joined: bool,
+    /// Whether an action of the bot's awaits the room's answer.
+    awaiting: bool,
 }
 
 impl Bot {
@@ -175,22 +164,19 @@ impl Bot {
                         tracing::warn!(code = %error.code, message = %error.message, "the room refused the bot");
                         not_before = Instant::now() + BACKOFF.max(self.pace);
                     }
-                    if !self.follow(&mut view, &message) {
+                    let Some(resync) = self.follow(&mut view, &message) else {
                         break;
-                    }
+                    };
                     due = None;
-                    if !view.fresh && !view.syncing {
-                        view.syncing = true;
-                        if !send(&room, ClientMessage::Sync(Request { id: None })).await {
-                            break;
-                        }
+                    if resync && !send(&room, ClientMessage::Sync(Request { id: None })).await {
+                        break;
                     }
                 }
                 () = sleep_until(due.unwrap_or_else(Instant::now)), if due.is_some() => {
                     due = None;
                     if let Some(action) = self.action(&view) {
                         // Until the room answers, the bot's view is not the room's any more.
-                        view.fresh = false;
+                        view.awaiting = true;
                         if !send(&room, action).await {
                             break;
                         }
@@ -204,45 +190,52 @@ impl Bot {
         tracing::debug!("bot stopped");
     }
 
-    /// Updates the view with one message; `false` when the bot cannot go on.
-    fn follow(&self, view: &mut View, message: &ServerMessage) -> bool {
+    /// Updates the view with one message: `Some(true)` when the bot must ask for a snapshot,
+    /// `None` when it cannot go on.
+    fn follow(&self, view: &mut View, message: &ServerMessage) -> Option<bool> {
         match message {
-            ServerMessage::Welcome(welcome) => view.take_snapshot(&welcome.snapshot),
-            ServerMessage::Snapshot(answer) => {
-                view.syncing = false;
-                view.take_snapshot(&answer.snapshot);
-            }
-            ServerMessage::Undone(undone) => view.take_snapshot(&undone.snapshot),
-            ServerMessage::Error(error) if view.game.is_none() => {
+            ServerMessage::Error(error) if !view.joined => {
                 tracing::error!(code = %error.code, "the bot could not join its seat");
-                return false;
+                return None;
             }
-            ServerMessage::Error(_) => view.fresh = false,
-            ServerMessage::PlayerConnected(_) | ServerMessage::PlayerDisconnected(_) => {}
-            ServerMessage::Pong(_) | ServerMessage::Hint(_) => {}
-            ServerMessage::GameStarted(_)
-            | ServerMessage::Rolled(_)
-            | ServerMessage::Moved(_)
-            | ServerMessage::TurnPassed(_)
-            | ServerMessage::DrawOffered(_)
-            | ServerMessage::DrawAccepted(_)
-            | ServerMessage::DrawDeclined(_)
-            | ServerMessage::DrawWithdrawn(_)
-            | ServerMessage::GameOver(_) => view.fresh = false,
+            ServerMessage::Error(_) => {
+                // A refused action: the bot's view and the room's differ. Start again from a
+                // snapshot.
+                view.awaiting = false;
+                view.room.await_snapshot();
+                return Some(true);
+            }
+            ServerMessage::Welcome(_) => view.joined = true,
+            _ => {}
         }
-        if let Some(event) = message.event() {
-            view.seen = view.seen.max(event);
+        match view.room.follow(message) {
+            Followed::Gap => Some(true),
+            Followed::Applied => {
+                // Presence events change no position, so they answer no action.
+                let presence = matches!(
+                    message,
+                    ServerMessage::PlayerConnected(_) | ServerMessage::PlayerDisconnected(_)
+                );
+                if !presence {
+                    view.awaiting = false;
+                }
+                Some(false)
+            }
+            Followed::Ignored => Some(false),
         }
-        true
     }
 
     /// What the bot would do now, if it is to act on a position it fully knows.
     fn action(&self, view: &View) -> Option<ClientMessage> {
-        let game = view.game.filter(|_| view.fresh && view.live)?;
+        let room = &view.room;
+        if view.awaiting || room.is_resyncing() || !room.has_started() || room.result().is_some() {
+            return None;
+        }
+        let game = *room.game();
         if game.to_act() != self.seat.colour {
             return None;
         }
-        let seen = view.seen;
+        let seen = room.seen();
         match game.phase() {
             Phase::AwaitingRoll => Some(ClientMessage::Roll(Act { id: None, seen })),
             Phase::AwaitingMove { .. } => {
