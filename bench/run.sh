@@ -3,15 +3,16 @@
 #
 #   bench/run.sh [closed|open|idle]
 #
-# closed (default): for each repeat, runs every target in turn (interleaved A/B/C: our server,
-#   the bare tokio-tungstenite echo server, the Colyseus peer), each a fresh server process
+# closed (default): for each repeat, runs every target in turn (interleaved A/B/C/D: our server,
+#   the bare tokio-tungstenite echo server, its broadcast rooms (every message to both players of
+#   a room: the fair ceiling), the Colyseus peer), each a fresh server process
 #   pinned to core 0 with the load generator pinned to core 1, closed loop.
 # open: the same with an open loop at RATE actions/s (latency timed from each action's due time).
 # idle: our server with IDLE silent connections held for HOLD, once seated (two players per
 #   room, the game waiting) and once as spectators (64 to a room): memory per idle connection.
 #
 # Settings (environment): REPEATS=3 ROOMS=1000 DURATION=20s RATE=5000 IDLE=10000 HOLD=30s
-#   TARGETS="aeroplane echo colyseus" LEVEL=random SOURCE_ADDRS=127.0.0.1,...,127.0.0.8
+#   TARGETS="aeroplane echo broadcast colyseus" LEVEL=random SOURCE_ADDRS=127.0.0.1,...,127.0.0.8
 #   PORT=18400 (first port; each run takes the next) OUT=<dir for the raw JSON, default a
 #   fresh temporary directory> CARGO_TARGET_DIR (default: the workspace's target/).
 #
@@ -31,7 +32,7 @@ DURATION="${DURATION:-20s}"
 RATE="${RATE:-5000}"
 IDLE="${IDLE:-10000}"
 HOLD="${HOLD:-30s}"
-TARGETS="${TARGETS:-aeroplane echo colyseus}"
+TARGETS="${TARGETS:-aeroplane echo broadcast colyseus}"
 LEVEL="${LEVEL:-random}"
 SOURCE_ADDRS="${SOURCE_ADDRS:-127.0.0.1,127.0.0.2,127.0.0.3,127.0.0.4,127.0.0.5,127.0.0.6,127.0.0.7,127.0.0.8}"
 PORT="${PORT:-18400}"
@@ -86,7 +87,7 @@ start_server() {
             --max-connections-per-address 1000000 --rooms-per-address-per-minute 1000000 \
             --max-connections 1000000 >"$OUT/server-$port.log" 2>&1 &
         ;;
-    echo)
+    echo | broadcast)
         taskset -c "$SERVER_CORE" "$BIN/bench-echo" --listen "127.0.0.1:$port" \
             >"$OUT/server-$port.log" 2>&1 &
         ;;
@@ -163,15 +164,15 @@ load_run() {
     rm -f "$file.load" "$file.time"
 }
 
-# The table: one row per run, then the medians per target and the ratios ours/echo and
-# ours/colyseus.
+# The table: one row per run, then the medians per target and the ratios ours/echo,
+# ours/broadcast and ours/colyseus.
 report() {
     python3 - "$OUT" "$MODE" "$ROOMS" <<'PY'
 import glob, json, statistics, sys
 
 out, mode, rooms = sys.argv[1], sys.argv[2], int(sys.argv[3])
 runs = [json.load(open(path)) for path in sorted(glob.glob(f"{out}/{mode}-*.json"))]
-order = {"aeroplane": 0, "echo": 1, "colyseus": 2}
+order = {"aeroplane": 0, "echo": 1, "broadcast": 2, "colyseus": 3}
 runs.sort(key=lambda run: (run["repeat"], order[run["target"]]))
 
 def cpu_us(run):
@@ -212,7 +213,7 @@ print("|---|---|---|---|---|---|")
 for target, m in medians.items():
     print(f"| {target} | {m['cpu']:.1f} | {m['rate']:,.0f} | {m['p99']:.2f} | {m['rss']:.1f} | {m['room']:.1f} |")
 ours = medians.get("aeroplane")
-for peer in ("echo", "colyseus"):
+for peer in ("echo", "broadcast", "colyseus"):
     if ours and peer in medians:
         m = medians[peer]
         print(f"\nours/{peer}: server CPU per action {ours['cpu'] / m['cpu']:.2f}x, "

@@ -81,7 +81,7 @@ async fn game(slot: &mut RoomSlot<'_>) -> Result<Ended, String> {
 
 /// Action number `action` of a game as our client would send it: a `roll` or a `move`, with the
 /// request id and `seen` a real game would have at that point.
-fn action_text(action: u64) -> String {
+pub(super) fn action_text(action: u64) -> String {
     let (id, seen) = (Some(action + 2), action + 3);
     let message = if action.is_multiple_of(2) {
         ClientMessage::Roll(Act { id, seen })

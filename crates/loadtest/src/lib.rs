@@ -5,6 +5,8 @@
 //! - [`Target::Aeroplane`]: our server. Each room is two bot clients playing full games.
 //! - [`Target::Echo`]: the bare tokio-tungstenite echo server (`bench/echo`), the ceiling: each
 //!   room is two connections sending messages of the same size as our `roll` and `move`.
+//! - [`Target::Broadcast`]: the same server's broadcast rooms, the fair ceiling: the same
+//!   messages, but each goes to both connections of the room, as our events go to both players.
 //! - [`Target::Colyseus`]: the Colyseus peer (`bench/colyseus`): each room is two clients that
 //!   match-make into one Colyseus room and alternate roll and move messages.
 //!
@@ -30,6 +32,7 @@
 //! [`idle`] holds many silent connections open, to measure memory per idle connection.
 
 mod aeroplane;
+mod broadcast;
 mod colyseus;
 mod echo;
 pub mod idle;
@@ -81,19 +84,27 @@ pub enum Target {
     Aeroplane,
     /// `bench-echo`: answers every text message with one of the same size.
     Echo,
+    /// `bench-echo`'s broadcast rooms: every text message goes to both players of the room.
+    Broadcast,
     /// The Colyseus room of `bench/colyseus`.
     Colyseus,
 }
 
 impl Target {
     /// Every target, in the order of the benchmark's table.
-    pub const ALL: [Target; 3] = [Target::Aeroplane, Target::Echo, Target::Colyseus];
+    pub const ALL: [Target; 4] = [
+        Target::Aeroplane,
+        Target::Echo,
+        Target::Broadcast,
+        Target::Colyseus,
+    ];
 
     /// The name on the command line.
     pub fn as_str(self) -> &'static str {
         match self {
             Target::Aeroplane => "aeroplane",
             Target::Echo => "echo",
+            Target::Broadcast => "broadcast",
             Target::Colyseus => "colyseus",
         }
     }
@@ -113,7 +124,7 @@ impl FromStr for Target {
             .into_iter()
             .find(|target| target.as_str() == text)
             .ok_or_else(|| {
-                format!("`{text}` is not a target: expected aeroplane, echo or colyseus")
+                format!("`{text}` is not a target: expected aeroplane, echo, broadcast or colyseus")
             })
     }
 }
@@ -193,6 +204,7 @@ pub async fn run(config: LoadConfig, progress: Arc<Progress>) -> LoadReport {
             match config.target {
                 Target::Aeroplane => aeroplane::run_room(&mut slot).await,
                 Target::Echo => echo::run_room(&mut slot).await,
+                Target::Broadcast => broadcast::run_room(&mut slot).await,
                 Target::Colyseus => colyseus::run_room(&mut slot).await,
             }
             slot.tally

@@ -35,7 +35,8 @@ struct Args {
         default_value = "http://127.0.0.1:8080"
     )]
     server: String,
-    /// The kind of server: aeroplane (ours), echo (`bench-echo`, the ceiling) or colyseus
+    /// The kind of server: aeroplane (ours), echo (`bench-echo`, the ceiling), broadcast
+    /// (`bench-echo`'s broadcast rooms, the fair ceiling) or colyseus
     /// (`bench/colyseus`, the peer).
     #[arg(long, default_value = "aeroplane")]
     target: Target,

@@ -1,5 +1,5 @@
-//! The load generator's echo target against the benchmark's echo server (`bench/echo`), started
-//! in-process on a free port.
+//! The load generator's echo and broadcast targets against the benchmark's echo server
+//! (`bench/echo`), started in-process on a free port.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,4 +29,28 @@ async fn a_bounded_echo_run_plays_every_game_without_errors() {
     // Every game of the echo target is 300 actions.
     assert_eq!(report.actions, 3 * 300);
     assert_eq!(report.round_trip_us.len(), report.actions);
+}
+
+#[tokio::test]
+async fn a_bounded_broadcast_run_plays_every_game_and_every_message_reaches_both_players() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(aeroplane_bench_echo::serve(listener));
+    let config = LoadConfig {
+        server: url,
+        target: Target::Broadcast,
+        rooms: 2,
+        games: Some(3),
+        duration: None,
+        rate: None,
+        level: aeroplane_bot::Level::Random,
+        source_addrs: Vec::new(),
+        action_timeout: Duration::from_secs(10),
+    };
+    let report = loadtest::run(config, Arc::new(Progress::default())).await;
+    // A player waits for every copy of the opponent's messages before acting, so a message that
+    // reached only its sender would stall the game into a timeout here.
+    assert_eq!(report.errors, Default::default());
+    assert_eq!((report.games, report.failed_games), (3, 0));
+    assert_eq!(report.actions, 3 * 300);
 }
