@@ -13,7 +13,11 @@ fn c3_2_any_even_number_takes_off_and_uses_the_roll() {
     );
     let t = Table::new(Rules::CLASSIC, 4).unwrap();
     for (value, legal) in [(1, 0), (2, 4), (3, 0), (4, 4), (5, 0), (6, 4)] {
-        assert_eq!(t.legal_planes(Side::Red, die(value)).len(), legal, "roll {value}");
+        assert_eq!(
+            t.legal_planes(Side::Red, die(value)).len(),
+            legal,
+            "roll {value}"
+        );
     }
 }
 
@@ -46,7 +50,10 @@ fn c3_4_a_six_gives_another_roll_and_sending_home_does_not() {
 fn c3_5_a_third_six_sends_every_plane_moved_by_the_first_two_home() {
     let mut t = table("classic red:12,12,6,b yellow:b,b,b,b red - 2 012");
     let events = roll(&mut t, 6);
-    assert_eq!(t.to_string(), "classic red:b,b,b,b yellow:b,b,b,b yellow - 0 -");
+    assert_eq!(
+        t.to_string(),
+        "classic red:b,b,b,b yellow:b,b,b,b yellow - 0 -"
+    );
     assert!(events.contains(&TableEvent::ThirdSix {
         side: Side::Red,
         returned: planes(&[0, 1, 2])
@@ -60,9 +67,15 @@ fn c3_5_planes_taken_off_and_moved_by_two_sixes_return_but_others_stay() {
     move_plane(&mut t, 0);
     roll(&mut t, 6);
     move_plane(&mut t, 1);
-    assert_eq!(t.to_string(), "classic red:0,0,b,9 yellow:b,b,b,b red - 2 01");
+    assert_eq!(
+        t.to_string(),
+        "classic red:0,0,b,9 yellow:b,b,b,b red - 2 01"
+    );
     roll(&mut t, 6);
-    assert_eq!(t.to_string(), "classic red:b,b,b,9 yellow:b,b,b,b yellow - 0 -");
+    assert_eq!(
+        t.to_string(),
+        "classic red:b,b,b,9 yellow:b,b,b,b yellow - 0 -"
+    );
 }
 
 #[test]
@@ -70,7 +83,10 @@ fn c3_5_a_plane_that_reached_the_centre_is_not_sent_back() {
     let mut t = table("classic red:51,5,b,b yellow:b,b,b,b red 6 2 1");
     move_plane(&mut t, 0);
     roll(&mut t, 6);
-    assert_eq!(t.to_string(), "classic red:f,b,b,b yellow:b,b,b,b yellow - 0 -");
+    assert_eq!(
+        t.to_string(),
+        "classic red:f,b,b,b yellow:b,b,b,b yellow - 0 -"
+    );
 }
 
 #[test]
@@ -83,7 +99,10 @@ fn c4_1_a_take_off_sends_home_an_opponent_on_the_start_square_and_joins_own_plan
     assert_eq!(sent_home(&events), [(Side::Yellow, planes(&[0]))]);
     let mut t = table("classic red:0,b,b,b yellow:b,b,b,b red 4 0 -");
     move_plane(&mut t, 1);
-    assert_eq!(t.stack_of(Side::Red, crate::helpers::plane(0)), planes(&[0, 1]));
+    assert_eq!(
+        t.stack_of(Side::Red, crate::helpers::plane(0)),
+        planes(&[0, 1])
+    );
 }
 
 #[test]
@@ -210,7 +229,10 @@ fn c8_1_a_roll_past_the_centre_is_not_a_legal_move() {
 fn c9_play_goes_on_until_only_one_loser_remains() {
     let mut t = table("classic red:f,f,f,55 yellow:40,b,b,b blue:2,b,b,b red 2 0 -");
     move_plane(&mut t, 3);
-    assert_eq!(t.to_string(), "classic red=1:f,f,f,f yellow:40,b,b,b blue:2,b,b,b yellow - 0 -");
+    assert_eq!(
+        t.to_string(),
+        "classic red=1:f,f,f,f yellow:40,b,b,b blue:2,b,b,b yellow - 0 -"
+    );
     assert!(!t.is_over());
     let mut t = table("classic red=1:f,f,f,f yellow:f,f,f,54 blue:2,b,b,b yellow 3 0 -");
     move_plane(&mut t, 3);

@@ -10,7 +10,12 @@ use crate::helpers::{
 
 #[test]
 fn f2_2_two_players_are_red_and_yellow_three_add_blue_four_are_everyone() {
-    let seats = |n| Table::new(Rules::FLIGHTS, n).unwrap().sides().collect::<Vec<_>>();
+    let seats = |n| {
+        Table::new(Rules::FLIGHTS, n)
+            .unwrap()
+            .sides()
+            .collect::<Vec<_>>()
+    };
     assert_eq!(seats(2), [Side::Red, Side::Yellow]);
     assert_eq!(seats(3), [Side::Red, Side::Yellow, Side::Blue]);
     assert_eq!(seats(4), Side::ALL);
@@ -75,7 +80,10 @@ fn f3_5_only_a_six_earns_another_roll_not_a_crash() {
 fn f3_6_a_third_six_sends_the_plane_moved_last_home_and_ends_the_turn() {
     let mut t = table("flights red:6,10,b,b yellow:b,b,b,b red - 2 1");
     let events = roll(&mut t, 6);
-    assert_eq!(t.to_string(), "flights red:6,b,b,b yellow:b,b,b,b yellow - 0 -");
+    assert_eq!(
+        t.to_string(),
+        "flights red:6,b,b,b yellow:b,b,b,b yellow - 0 -"
+    );
     assert!(events.contains(&TableEvent::ThirdSix {
         side: Side::Red,
         returned: planes(&[1])
@@ -89,9 +97,15 @@ fn f3_6_three_sixes_from_the_start_send_the_launched_and_moved_plane_home() {
     move_plane(&mut t, 0);
     roll(&mut t, 6);
     move_plane(&mut t, 0);
-    assert_eq!(t.to_string(), "flights red:6,b,b,b yellow:b,b,b,b red - 2 0");
+    assert_eq!(
+        t.to_string(),
+        "flights red:6,b,b,b yellow:b,b,b,b red - 2 0"
+    );
     roll(&mut t, 6);
-    assert_eq!(t.to_string(), "flights red:b,b,b,b yellow:b,b,b,b yellow - 0 -");
+    assert_eq!(
+        t.to_string(),
+        "flights red:b,b,b,b yellow:b,b,b,b yellow - 0 -"
+    );
 }
 
 #[test]
@@ -99,10 +113,16 @@ fn f3_6_a_plane_that_reached_the_centre_is_not_sent_back_but_one_in_the_runway_i
     let mut t = table("flights red:51,10,b,b yellow:b,b,b,b red 6 2 1");
     move_plane(&mut t, 0);
     roll(&mut t, 6);
-    assert_eq!(t.to_string(), "flights red:f,10,b,b yellow:b,b,b,b yellow - 0 -");
+    assert_eq!(
+        t.to_string(),
+        "flights red:f,10,b,b yellow:b,b,b,b yellow - 0 -"
+    );
     let mut t = table("flights red:53,b,b,b yellow:b,b,b,b red - 2 0");
     roll(&mut t, 6);
-    assert_eq!(t.to_string(), "flights red:b,b,b,b yellow:b,b,b,b yellow - 0 -");
+    assert_eq!(
+        t.to_string(),
+        "flights red:b,b,b,b yellow:b,b,b,b yellow - 0 -"
+    );
 }
 
 #[test]
@@ -218,10 +238,16 @@ fn f7_1_a_crash_sends_every_enemy_plane_on_the_square_home() {
 fn f7_2_own_planes_share_a_square_but_still_move_alone() {
     let mut t = table("flights red:7,10,b,b yellow:b,b,b,b red 3 0 -");
     move_plane(&mut t, 0);
-    assert_eq!(t.to_string(), "flights red:10,10,b,b yellow:b,b,b,b yellow - 0 -");
+    assert_eq!(
+        t.to_string(),
+        "flights red:10,10,b,b yellow:b,b,b,b yellow - 0 -"
+    );
     let mut t = table("flights red:10,10,b,b yellow:b,b,b,b red 1 0 -");
     move_plane(&mut t, 0);
-    assert_eq!(t.to_string(), "flights red:11,10,b,b yellow:b,b,b,b yellow - 0 -");
+    assert_eq!(
+        t.to_string(),
+        "flights red:11,10,b,b yellow:b,b,b,b yellow - 0 -"
+    );
 }
 
 #[test]
@@ -244,7 +270,10 @@ fn f8_1_the_first_player_to_finish_wins_and_the_game_ends_for_everyone() {
 fn f8_2_with_three_players_a_resigner_leaves_and_the_last_one_left_wins() {
     let mut t = table("flights red:5,b,b,b yellow:9,b,b,b blue:3,b,b,b yellow - 0 -");
     t.resign(Side::Yellow).unwrap();
-    assert_eq!(t.to_string(), "flights red:5,b,b,b yellow=3:b,b,b,b blue:3,b,b,b blue - 0 -");
+    assert_eq!(
+        t.to_string(),
+        "flights red:5,b,b,b yellow=3:b,b,b,b blue:3,b,b,b blue - 0 -"
+    );
     assert_refused(&mut t, "not_your_turn", |t| t.resign(Side::Yellow));
     roll(&mut t, 1);
     assert_eq!(t.to_act(), Side::Blue, "blue moves its plane");
@@ -258,7 +287,10 @@ fn f8_2_with_three_players_a_resigner_leaves_and_the_last_one_left_wins() {
             reason: EndReason::Resigned
         })
     );
-    assert_eq!([t.place(Side::Red), t.place(Side::Blue)], [Some(1), Some(2)]);
+    assert_eq!(
+        [t.place(Side::Red), t.place(Side::Blue)],
+        [Some(1), Some(2)]
+    );
 }
 
 #[test]

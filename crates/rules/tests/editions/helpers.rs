@@ -45,7 +45,11 @@ pub(crate) fn move_plane(table: &mut Table, number: u8) -> TableEvents {
 pub(crate) fn play_and_expect(start: &str, number: u8, expected: &str) -> TableEvents {
     let mut t = table(start);
     let events = move_plane(&mut t, number);
-    assert_eq!(t.to_string(), expected, "after moving plane {number} in `{start}`");
+    assert_eq!(
+        t.to_string(),
+        expected,
+        "after moving plane {number} in `{start}`"
+    );
     events
 }
 
