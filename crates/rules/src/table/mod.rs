@@ -1,7 +1,7 @@
 //! [`Table`]: one game of any edition, with two to four players (`docs/rules/`).
 //!
 //! This is the one engine of the editions. `plyyard` runs on it too (and its perft counts match
-//! [`Game`](crate::Game)'s to the last leaf, `tests/table_perft.rs`), but the server keeps
+//! [`Game`](crate::Game)'s to the last leaf, `tests/editions/perft.rs`), but the server keeps
 //! `Game` for `plyyard` until its wire speaks of more than two colours. As with `Game`, every
 //! action checks everything before it changes anything: a refused action leaves the table exactly
 //! as it was.

@@ -199,3 +199,39 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn random_games_of_every_edition_and_player_count_end_with_a_winner() {
+    for (rules, players) in [
+        (Rules::FLIGHTS, 2),
+        (Rules::FLIGHTS, 4),
+        (Rules::CLASSIC, 3),
+        (Rules::classic_with_jump_after_shortcut(), 4),
+    ] {
+        let mut table = Table::new(rules, players).unwrap();
+        // A fixed linear congruential sequence stands in for dice and choices.
+        let mut state: u32 = 12_345;
+        let mut steps = 0;
+        while !table.is_over() {
+            state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let choice = (state >> 16) as usize;
+            let side = table.to_act();
+            match table.phase() {
+                TablePhase::AwaitingRoll => table.roll(side, Die::ALL[choice % 6]),
+                TablePhase::AwaitingMove { legal, .. } => {
+                    table.move_plane(side, legal.iter().nth(choice % legal.len()).unwrap())
+                }
+                TablePhase::Over(_) => unreachable!(),
+            }
+            .unwrap();
+            check_invariants(&table);
+            steps += 1;
+            assert!(steps < 100_000, "{rules} with {players} never ended");
+        }
+        let winner = table.outcome().unwrap().winner;
+        assert_eq!(table.place(winner), Some(1));
+        if !rules.ends_at_first_finish() {
+            assert!(table.sides().all(|s| table.place(s).is_some()), "everyone is ranked");
+        }
+    }
+}
