@@ -176,6 +176,27 @@ impl Table {
             .collect()
     }
 
+    /// What moving `plane` of `side` for `roll` would do, whoever is to act now: the table and the
+    /// events after the move, or `None` if `side` is not in play or the move is not legal for that
+    /// roll. Bots weigh threats with it ("which opponent could send this plane home next?") and
+    /// hints explain themselves with it; it never changes `self`.
+    pub fn preview(&self, side: Side, plane: Plane, roll: Die) -> Option<(Table, TableEvents)> {
+        if self.is_over() || !self.in_play(side) {
+            return None;
+        }
+        let legal = self.legal_planes(side, roll);
+        if !legal.contains(plane) {
+            return None;
+        }
+        let mut after = *self;
+        after.to_act = side;
+        after.sixes = u8::from(roll.is_six());
+        after.at_stake = PlaneSet::EMPTY;
+        after.phase = TablePhase::AwaitingMove { roll, legal };
+        let events = after.move_plane(side, plane).ok()?;
+        Some((after, events))
+    }
+
     /// Rolls `die` for `side`, the player to act.
     pub fn roll(&mut self, side: Side, die: Die) -> Result<TableEvents, RuleError> {
         match self.phase {

@@ -315,3 +315,30 @@ fn refused_actions_leave_the_table_unchanged() {
     assert_refused(&mut t, "not_your_turn", |t| t.resign(Side::Blue));
     assert_eq!(RuleError::NotYourTurn.code(), "not_your_turn");
 }
+
+#[test]
+fn a_preview_shows_what_another_players_move_would_do_without_changing_the_table() {
+    let t = table("flights red:7,b,b,b yellow:36,b,b,b red - 0 -");
+    let (after, events) = t
+        .preview(Side::Red, crate::helpers::plane(0), die(3))
+        .unwrap();
+    assert_eq!(sent_home(&events), [(Side::Yellow, planes(&[0]))]);
+    assert_eq!(
+        after.position(Side::Yellow, crate::helpers::plane(0)),
+        aeroplane_rules::Position::Base
+    );
+    assert_eq!(
+        t.to_string(),
+        "flights red:7,b,b,b yellow:36,b,b,b red - 0 -"
+    );
+    assert!(
+        t.preview(Side::Yellow, crate::helpers::plane(1), die(3))
+            .is_none(),
+        "in the hangar"
+    );
+    assert!(
+        t.preview(Side::Blue, crate::helpers::plane(0), die(3))
+            .is_none(),
+        "not seated"
+    );
+}

@@ -231,7 +231,10 @@ fn random_games_of_every_edition_and_player_count_end_with_a_winner() {
         let winner = table.outcome().unwrap().winner;
         assert_eq!(table.place(winner), Some(1));
         if !rules.ends_at_first_finish() {
-            assert!(table.sides().all(|s| table.place(s).is_some()), "everyone is ranked");
+            assert!(
+                table.sides().all(|s| table.place(s).is_some()),
+                "everyone is ranked"
+            );
         }
     }
 }
