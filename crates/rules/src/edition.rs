@@ -219,7 +219,7 @@ impl Rules {
     pub const fn launches(self, roll: Die) -> bool {
         match self.ruleset {
             Ruleset::Plyyard | Ruleset::Flights => roll.is_six(),
-            Ruleset::Classic => roll.value() % 2 == 0,
+            Ruleset::Classic => roll.value().is_multiple_of(2),
         }
     }
 
@@ -253,7 +253,8 @@ impl Rules {
     /// Whether a plane that stopped at `progress` jumps 4 on (`flights.md` F1.7, `classic.md`
     /// C1.4): an own-colour ring square from 4 to 44 that is not the flight square.
     pub const fn jumps_from(self, progress: u8) -> bool {
-        let own_colour = progress % 4 == 0 && progress >= 4 && progress + 4 < LAST_RING_PROGRESS;
+        let own_colour =
+            progress.is_multiple_of(4) && progress >= 4 && progress + 4 < LAST_RING_PROGRESS;
         let flight_square = match self.flight() {
             Some((from, _)) => from == progress,
             None => false,

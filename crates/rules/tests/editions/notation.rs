@@ -28,6 +28,9 @@ fn the_initial_tables_print_as_documented() {
     );
 }
 
+/// A check that an error is the expected kind.
+type Expected = fn(&TablePositionError) -> bool;
+
 fn refused(text: &str) -> TablePositionError {
     match text.parse::<Table>() {
         Ok(table) => panic!("`{text}` parsed as `{table}`"),
@@ -41,7 +44,7 @@ fn refused(text: &str) -> TablePositionError {
 #[test]
 fn a_line_that_is_not_a_consistent_live_position_is_refused_with_its_reason() {
     use TablePositionError as E;
-    let cases: [(&str, fn(&E) -> bool); 22] = [
+    let cases: [(&str, Expected); 22] = [
         ("", |e| matches!(e, E::FieldCount(0))),
         ("flights red:b,b,b,b red - 0 -", |e| {
             matches!(e, E::FieldCount(6))
