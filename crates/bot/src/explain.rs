@@ -1,4 +1,8 @@
 //! One short sentence saying what a chosen move does and, where it matters, why.
+//!
+//! Sentences use the players' numbering, the same as the browser's move buttons: planes are
+//! numbered from 1, and a square is given as the moving plane's steps from its own start square
+//! (its progress), not as a ring index, so "plane 2 to square 23" reads the same for either colour.
 
 use aeroplane_rules::{Colour, Event, Game, Phase, Plane, Position, RingIndex};
 
@@ -15,50 +19,48 @@ pub(crate) fn explain(level: Level, game: &Game, plane: Plane) -> String {
     let events = events
         .move_plane(me, plane)
         .expect("only legal planes are explained");
+    let number = plane.number() + 1;
+    let landed = after.position(me, plane).progress().unwrap_or(0);
     for event in &events {
-        if let Event::Captured {
-            colour,
-            planes,
-            square,
-        } = event
-        {
+        if let Event::Captured { colour, planes, .. } = event {
             return match planes.len() {
-                1 => format!("captures {colour}'s plane on square {square}"),
-                n => format!("captures {n} of {colour}'s planes on square {square}"),
+                1 => format!("captures {colour}'s plane on square {landed}"),
+                n => format!("captures {n} of {colour}'s planes on square {landed}"),
             };
         }
     }
     if events.iter().any(|e| matches!(e, Event::Finished { .. })) {
         return if after.is_over() {
-            format!("finishes plane {plane} and wins the game")
+            format!("finishes plane {number} and wins the game")
         } else {
-            format!("finishes plane {plane} and rolls again")
+            format!("finishes plane {number} and rolls again")
         };
     }
     let from = game.position(me, plane);
     let to = after.position(me, plane);
     if from == Position::Base {
-        return format!("deploys plane {plane} onto its start square");
+        return format!("deploys plane {number} onto its start square");
     }
     let threatened_before = hitting_values(game, me, from) != 0;
     let threatened_after = nearest_attacker(&after, me, to);
     if to.is_in_home_lane() && !from.is_in_home_lane() {
         return if threatened_before {
-            format!("moves threatened plane {plane} to safety in its home lane")
+            format!("moves threatened plane {number} to safety in its home lane")
         } else {
-            format!("moves plane {plane} into its home lane")
+            format!("moves plane {number} into its home lane")
         };
     }
     if to.is_in_home_lane() {
-        return format!("advances plane {plane} up its home lane");
+        return format!("advances plane {number} up its home lane");
     }
     let square = to
         .ring_index(me)
         .expect("a plane not in its lane or finished is on the ring");
+    let progress = landed;
     if threatened_before && threatened_after.is_none() {
         return format!(
-            "moves plane {plane} out of {them}'s reach to {}",
-            describe(square)
+            "moves plane {number} out of {them}'s reach to {}",
+            describe(square, progress)
         );
     }
     if level >= Level::Normal
@@ -69,14 +71,17 @@ pub(crate) fn explain(level: Level, game: &Game, plane: Plane) -> String {
     }
     if let Some(distance) = threatened_after {
         return format!(
-            "advances plane {plane} to square {square} although {them} is {} behind it",
+            "advances plane {number} to square {progress} although {them} is {} behind it",
             squares(distance)
         );
     }
     if level == Level::Easy {
-        return format!("advances its leading plane {plane} to {}", describe(square));
+        return format!(
+            "advances its leading plane {number} to {}",
+            describe(square, progress)
+        );
     }
-    format!("advances plane {plane} to {}", describe(square))
+    format!("advances plane {number} to {}", describe(square, progress))
 }
 
 /// When another legal move would have left a plane in reach of the opponent, says so.
@@ -93,12 +98,13 @@ fn avoided_danger(game: &Game, chosen: Plane) -> Option<String> {
             continue;
         };
         let in_front = squares(distance);
-        return Some(match from.ring_index(me) {
-            Some(square) if square.is_safe() => format!(
-                "leaves plane {other} safe on {} instead of {in_front} in front of {them}",
-                describe(square)
+        let number = other.number() + 1;
+        return Some(match (from.ring_index(me), from.progress()) {
+            (Some(square), Some(progress)) if square.is_safe() => format!(
+                "leaves plane {number} safe on {} instead of {in_front} in front of {them}",
+                describe(square, progress)
             ),
-            _ => format!("keeps plane {other} back instead of {in_front} in front of {them}"),
+            _ => format!("keeps plane {number} back instead of {in_front} in front of {them}"),
         });
     }
     None
@@ -111,11 +117,13 @@ fn nearest_attacker(game: &Game, colour: Colour, position: Position) -> Option<u
     (1..=6).find(|value| hits & 1 << value != 0)
 }
 
-fn describe(square: RingIndex) -> String {
+/// A ring square in the players' numbering: the kind of square (star, start) comes from the
+/// board, the number is the plane's progress.
+fn describe(square: RingIndex, progress: u8) -> String {
     if square.is_safe() {
-        format!("{} {square}", kind(square))
+        format!("{} {progress}", kind(square))
     } else {
-        format!("square {square}")
+        format!("square {progress}")
     }
 }
 

@@ -23,6 +23,13 @@
 //!   (two planes on one square, several planes in base) are searched once, which keeps the average
 //!   decision well under a millisecond (and the slowest far below the 50 ms budget).
 //!
+//! The same four levels play every edition with two to four players through [`choose_table`]
+//! (module `table`): the evaluation weighs every opponent and finds threats by asking the rules
+//! what each opponent's next move would do, so jumps, flights and stacks need no bot code.
+//!
+//! Hints use the players' numbering, as the browser's move buttons do: planes from 1, squares as
+//! steps from the plane's own start square.
+//!
 //! Measured strength and speed are in `docs/benchmarks.md` (the `tournament` example).
 #![forbid(unsafe_code)]
 
@@ -31,10 +38,12 @@ mod eval;
 mod explain;
 mod level;
 mod search;
+mod table;
 
 use aeroplane_rules::{Game, Phase, Plane};
 
 pub use level::{Level, ParseLevelError};
+pub use table::choose_table;
 
 /// How many die rolls past its own move the `hard` bot looks.
 const HARD_LOOKAHEAD: u8 = 2;
@@ -44,8 +53,9 @@ const HARD_LOOKAHEAD: u8 = 2;
 pub struct Decision {
     /// The plane to move; always one of the legal planes for the pending roll.
     pub plane: Plane,
-    /// What the move does and why, as a short lower-case sentence without a final full stop,
-    /// e.g. "captures Yellow's plane on square 17".
+    /// What the move does and why, as a short lower-case sentence without a final full stop, in
+    /// the players' numbering (planes from 1, squares as steps from the plane's own start), e.g.
+    /// "captures Yellow's plane on square 17".
     pub explanation: String,
 }
 

@@ -1,10 +1,17 @@
-//! Verifiable dice, scheme `v1` of `shared/spec/fairness.md`, byte for byte.
+//! Verifiable dice, schemes `v1` and `v2` of `shared/spec/fairness.md`, byte for byte.
 //!
 //! The server and every verifier (native client, tests) share this crate so they cannot disagree:
 //! a 32-byte server seed committed to with SHA-256 before the first roll, client seeds mixed into
 //! a game key with length-prefixed framing, and a ChaCha20 stream mapped to die values by
 //! rejection sampling. Nothing here reads the clock; only [`ServerSeed::generate`] touches the OS.
+//!
+//! `v1` keys two-player `plyyard` games; `v2` ([`GameKey::derive_v2`], module `v2`) keys every
+//! other edition and games of three or four. Both feed the same [`DieStream`].
 #![forbid(unsafe_code)]
+
+mod v2;
+
+pub use v2::{KEY_ORDER, KEY_TAG_V2, SCHEME_V2, Scheme, SeatsError, verify_with_key};
 
 use std::fmt;
 use std::str::FromStr;
@@ -14,7 +21,7 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 use sha2::{Digest, Sha256};
 
-/// The scheme version stored with every game.
+/// The scheme version stored with every two-player `plyyard` game.
 pub const SCHEME: &str = "v1";
 /// The domain-separation tag hashed first into the game key (17 ASCII bytes, no length prefix).
 pub const KEY_TAG: &[u8; 17] = b"aeroplane-dice-v1";

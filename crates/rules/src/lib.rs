@@ -1,6 +1,6 @@
-//! The `plyyard` ruleset of Aeroplane Chess: the one place that decides what is legal.
+//! The rulesets of Aeroplane Chess: the one place that decides what is legal.
 //!
-//! This crate implements `shared/spec/rules.md` and nothing else. It is pure on purpose: no I/O,
+//! This crate implements `shared/spec/rules.md` (`plyyard`) and the editions of `docs/rules/`. It is pure on purpose: no I/O,
 //! no clock and no randomness (die values come in as arguments), so the server, the bots, the
 //! native client's verifier and the tests all ask the same code and always get the same answer.
 //!
@@ -12,10 +12,14 @@
 //! - [`perft()`]: leaf counts of the game tree, which pin the move generator.
 //! - The notation of `rules.md` §7 via `Display`/`FromStr`, and (feature `serde`) a stable JSON
 //!   form described in `docs/state-json.md`.
+//! - [`Table`]: the engine of every edition (`plyyard`, `flights`, `classic`; `docs/rules/`) with
+//!   two to four players, its notation and [`table_perft`]; [`edition`] holds what differs
+//!   between the editions as data. `Game` stays the server's `plyyard` type, unchanged.
 #![forbid(unsafe_code)]
 
 mod action;
 pub mod board;
+pub mod edition;
 mod error;
 mod event;
 mod game;
@@ -23,10 +27,12 @@ mod game;
 mod json;
 mod notation;
 mod perft;
+mod table;
 mod threats;
 
 pub use action::{Action, ReplayError};
 pub use board::{Colour, Die, Plane, PlaneSet, Position, RingIndex};
+pub use edition::{Rules, Ruleset, Side};
 pub use error::RuleError;
 pub use event::{Event, Events, MAX_EVENTS, PassReason};
 pub use game::{DrawState, EndReason, Forfeit, Game, Outcome, Phase, Planes};
@@ -34,4 +40,8 @@ pub use game::{DrawState, EndReason, Forfeit, Game, Outcome, Phase, Planes};
 pub use json::RULESET;
 pub use notation::PositionError;
 pub use perft::perft;
+pub use table::{
+    MAX_TABLE_EVENTS, Seat, Table, TableEvent, TableEvents, TableOutcome, TablePhase,
+    TablePositionError, table_perft,
+};
 pub use threats::Threat;

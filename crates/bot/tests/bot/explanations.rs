@@ -62,11 +62,11 @@ fn a_capture_of_two_planes_counts_them() {
 fn a_finish_says_which_plane_and_whether_it_wins() {
     assert_eq!(
         explanation(Level::Easy, "b,50,b,b b,b,b,b red 6 1"),
-        "finishes plane 1 and rolls again"
+        "finishes plane 2 and rolls again"
     );
     assert_eq!(
         explanation(Level::Normal, "f,f,f,50 b,b,b,b red 6 1"),
-        "finishes plane 3 and wins the game"
+        "finishes plane 4 and wins the game"
     );
 }
 
@@ -74,7 +74,7 @@ fn a_finish_says_which_plane_and_whether_it_wins() {
 fn a_deployment_says_so() {
     assert_eq!(
         explanation(Level::Easy, "10,b,20,b b,b,b,b red 6 1"),
-        "deploys plane 1 onto its start square"
+        "deploys plane 2 onto its start square"
     );
 }
 
@@ -82,7 +82,7 @@ fn a_deployment_says_so() {
 fn an_escape_names_the_opponent_and_the_safe_square() {
     assert_eq!(
         explanation(Level::Normal, "30,5,b,b 2,b,b,b red 4 0"),
-        "moves plane 0 out of Yellow's reach to the star on square 34"
+        "moves plane 1 out of Yellow's reach to the star on square 34"
     );
 }
 
@@ -90,7 +90,7 @@ fn an_escape_names_the_opponent_and_the_safe_square() {
 fn keeping_a_plane_on_a_star_says_what_it_avoided() {
     assert_eq!(
         explanation(Level::Normal, "8,20,b,b 31,b,b,b red 2 0"),
-        "leaves plane 0 safe on the star on square 8 instead of 5 squares in front of Yellow"
+        "leaves plane 1 safe on the star on square 8 instead of 5 squares in front of Yellow"
     );
 }
 
@@ -98,11 +98,11 @@ fn keeping_a_plane_on_a_star_says_what_it_avoided() {
 fn entering_the_home_lane_says_so() {
     assert_eq!(
         explanation(Level::Easy, "48,12,b,b b,b,b,b red 4 0"),
-        "moves plane 0 into its home lane"
+        "moves plane 1 into its home lane"
     );
     assert_eq!(
         explanation(Level::Normal, "48,12,b,b 19,b,b,b red 4 0"),
-        "moves threatened plane 0 to safety in its home lane"
+        "moves threatened plane 1 to safety in its home lane"
     );
 }
 
@@ -110,6 +110,21 @@ fn entering_the_home_lane_says_so() {
 fn easy_says_it_advances_its_leader() {
     assert_eq!(
         explanation(Level::Easy, "10,20,b,5 b,b,b,b red 3 0"),
-        "advances its leading plane 1 to square 23"
+        "advances its leading plane 2 to square 23"
+    );
+}
+
+#[test]
+fn hints_number_planes_from_one_and_squares_from_the_planes_own_start() {
+    // Yellow's plane 1 (the second) stands 10 steps from its start (ring square 36) and captures
+    // Red on its 14th step, ring square 40: the hint speaks of plane 2 and square 14, as the
+    // browser's move button "Plane 2: square 10 → square 14" does.
+    assert_eq!(
+        explanation(Level::Easy, "40,b,b,b b,10,b,b yellow 4 0"),
+        "captures Red's plane on square 14"
+    );
+    assert_eq!(
+        explanation(Level::Easy, "b,b,b,b b,10,20,b yellow 3 0"),
+        "advances its leading plane 3 to square 23"
     );
 }

@@ -4,6 +4,7 @@ mod explanations;
 mod legality;
 mod level_names;
 mod preferences;
+mod tables;
 
 use aeroplane_rules::Game;
 
