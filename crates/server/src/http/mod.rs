@@ -1,7 +1,9 @@
 //! The HTTP API. Each route module owns its `router()`.
 
+pub mod edge;
 pub mod games;
 pub mod health;
+pub mod observe;
 pub mod quick_match;
 pub mod rooms;
 pub mod web;
