@@ -49,6 +49,9 @@ pub enum HttpError {
     /// The request body is larger than `--max-body-bytes` (413 `too_large`).
     #[error("the request body is larger than {0} bytes")]
     BodyTooLarge(usize),
+    /// The request head has too many or too long header fields (431 `too_large`).
+    #[error("the request head is too large")]
+    HeadersTooLarge,
     /// The request body did not arrive within `--body-read-timeout-ms` (408).
     #[error("the request body did not arrive in time")]
     BodyTimeout,
@@ -108,6 +111,11 @@ impl IntoResponse for HttpError {
             HttpError::NoRoute => (StatusCode::NOT_FOUND, ErrorCode::NotFound, self.to_string()),
             HttpError::BodyTooLarge(_) => (
                 StatusCode::PAYLOAD_TOO_LARGE,
+                ErrorCode::TooLarge,
+                self.to_string(),
+            ),
+            HttpError::HeadersTooLarge => (
+                StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
                 ErrorCode::TooLarge,
                 self.to_string(),
             ),

@@ -39,6 +39,11 @@ use tower::ServiceExt;
 
 use crate::limits::{ConnectionGuard, Connections};
 
+/// The most header fields hyper parses. hyper answers a head over this (or over its buffer,
+/// about 400 KiB) with an empty 431 that no layer sees; so it is set well above the limit that
+/// `crate::http::edge` enforces with the JSON body (100 fields, 16 KiB).
+const HYPER_MAX_HEADERS: usize = 256;
+
 /// How long to wait before accepting again after `accept` failed (e.g. out of file descriptors).
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 
@@ -138,7 +143,8 @@ async fn serve_connection(
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
-        .header_read_timeout(header_read_timeout);
+        .header_read_timeout(header_read_timeout)
+        .max_headers(HYPER_MAX_HEADERS);
     let connection = builder
         .serve_connection(TokioIo::new(stream), service)
         .with_upgrades();

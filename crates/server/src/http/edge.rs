@@ -7,6 +7,9 @@
 //! `--max-body-bytes`, and the handler gets it whole; a slow body is answered 408, a large one
 //! 413, both with the JSON error body and `Connection: close`.
 //!
+//! A request head of more than [`MAX_HEADERS`] fields or [`MAX_HEADER_BYTES`] bytes is 431
+//! `too_large` with the JSON body (hyper's own, larger limit answers with an empty body).
+//!
 //! A `POST` must be `application/json` (an empty body may come without a `Content-Type`), so a
 //! page elsewhere cannot send one as a form or `text/plain` without a CORS preflight, which this
 //! server never grants. A `POST` or WebSocket upgrade whose `Origin` header is present must
@@ -23,9 +26,22 @@ use crate::app::AppState;
 use crate::config::Config;
 use crate::error::HttpError;
 
-/// Checks the origin and the media type, then reads the body within its bounds.
+/// The most header fields a request may have.
+pub const MAX_HEADERS: usize = 100;
+/// The most bytes of header names and values a request may have.
+pub const MAX_HEADER_BYTES: usize = 16 * 1024;
+
+/// Checks the head's size, the origin and the media type, then reads the body within its bounds.
 pub(crate) async fn guard(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let config = &state.config;
+    let head_bytes: usize = request
+        .headers()
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len())
+        .sum();
+    if request.headers().len() > MAX_HEADERS || head_bytes > MAX_HEADER_BYTES {
+        return HttpError::HeadersTooLarge.into_response();
+    }
     let opens_something =
         request.method() == Method::POST || request.uri().path().starts_with("/ws/");
     if opens_something && !origin_allowed(config, request.headers()) {
