@@ -19,6 +19,7 @@ mod hint;
 mod hostile;
 mod limits;
 mod local;
+mod openapi;
 mod ops;
 mod persistence;
 mod play;

@@ -15,6 +15,7 @@ pub mod api;
 pub mod client;
 pub mod error;
 pub mod events;
+pub mod openapi;
 pub mod record;
 pub mod server;
 pub mod snapshot;
