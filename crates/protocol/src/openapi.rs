@@ -120,6 +120,19 @@ impl ToSchema for LoggedAction {
     }
 }
 
+/// The `result` filter of `GET /api/games`.
+#[derive(ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+pub enum GameResult {
+    /// Red won.
+    Red,
+    /// Yellow won.
+    Yellow,
+    /// A draw.
+    Draw,
+}
+
 /// The statuses any request may meet at the edge, before its route's own answers.
 const EDGE_ERRORS: [(&str, &str); 8] = [
     ("400", "A bad request: a body, id or parameter (`bad_field`)."),
@@ -212,7 +225,7 @@ fn create_room() {}
 #[utoipa::path(
     get,
     path = "/api/rooms/{id}",
-    params(("id" = String, Path, description = "The room id (a UUID, hyphenated or not).")),
+    params(("id" = uuid::Uuid, Path, description = "The room id (a UUID, hyphenated or not).")),
     responses(
         (status = 200, description = "The room.", body = RoomStatus),
         (status = 500, description = "The room did not answer.", body = ApiError),
@@ -239,8 +252,8 @@ fn quick_match() {}
     path = "/api/games",
     params(
         ("player" = Option<String>, Query, description = "Only games a player of this name sat in."),
-        ("result" = Option<String>, Query, description = "`red`, `yellow` or `draw`."),
-        ("limit" = Option<u32>, Query, description = "1 to 100 (default 20)."),
+        ("result" = Option<GameResult>, Query, description = "`red`, `yellow` or `draw`."),
+        ("limit" = Option<u32>, Query, minimum = 1, maximum = 100, description = "1 to 100 (default 20)."),
         ("before" = Option<String>, Query, description = "`next_before` of a previous page."),
     ),
     responses((status = 200, description = "A page of games.", body = GameList))
@@ -252,7 +265,7 @@ fn list_games() {}
 #[utoipa::path(
     get,
     path = "/api/games/{id}",
-    params(("id" = String, Path, description = "The game id.")),
+    params(("id" = uuid::Uuid, Path, description = "The game id.")),
     responses((status = 200, description = "The record.", body = GameRecord))
 )]
 #[allow(dead_code)]
@@ -262,7 +275,7 @@ fn get_game() {}
 #[utoipa::path(
     get,
     path = "/api/games/{id}/replay",
-    params(("id" = String, Path, description = "The game id.")),
+    params(("id" = uuid::Uuid, Path, description = "The game id.")),
     responses(
         (status = 200, description = "The positions.", body = Replay),
         (status = 500, description = "The stored game does not replay.", body = ApiError),
@@ -275,7 +288,7 @@ fn replay_game() {}
 #[utoipa::path(
     get,
     path = "/ws/rooms/{id}",
-    params(("id" = String, Path, description = "The room id.")),
+    params(("id" = uuid::Uuid, Path, description = "The room id.")),
     responses((status = 101, description = "Switched to the WebSocket protocol."))
 )]
 #[allow(dead_code)]
