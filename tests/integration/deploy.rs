@@ -76,16 +76,23 @@ fn the_compose_file_runs_postgres_and_the_server_with_health_checks() {
     );
     let healthcheck = text(get(server, "healthcheck.test"));
     assert!(
-        healthcheck.contains("aeroplane-server probe") && healthcheck.contains("/readyz"),
-        "{healthcheck}"
+        healthcheck.contains("aeroplane-server probe") && healthcheck.contains("/healthz"),
+        "the healthcheck is liveness, which holds while the database is down: {healthcheck}"
     );
     assert!(!text(get(server, "restart")).is_empty());
     let listen = text(get(server, "environment.AEROPLANE_LISTEN"));
     let port = listen.rsplit(':').next().unwrap();
     let ports = text(get(server, "ports"));
     assert!(
-        ports.ends_with(&format!(":{port}")),
-        "{ports} publishes the listening port {port}"
+        ports.ends_with(&format!(":{port}")) && !ports.contains(' '),
+        "{ports} publishes the listening port {port} and nothing else"
+    );
+    let metrics = text(get(server, "environment.AEROPLANE_METRICS_LISTEN"));
+    let metrics_port = metrics.rsplit(':').next().unwrap();
+    assert_ne!(metrics_port, port, "/metrics has a port of its own");
+    assert!(
+        !ports.contains(&format!(":{metrics_port}")),
+        "the metrics port {metrics_port} is not published"
     );
     assert!(
         healthcheck.contains(&format!(":{port}/")),
@@ -150,7 +157,14 @@ fn the_dockerfile_builds_and_runs_what_ci_checks() {
         user.trim() != "root" && user.trim() != "0",
         "runs as a non-root user"
     );
-    assert!(dockerfile.contains("HEALTHCHECK") && dockerfile.contains("/readyz"));
+    let healthcheck = dockerfile
+        .split("HEALTHCHECK")
+        .nth(1)
+        .expect("a HEALTHCHECK");
+    assert!(
+        healthcheck.lines().take(2).any(|line| line.contains("/healthz")),
+        "the healthcheck is liveness: {healthcheck}"
+    );
     // What the build copies and embeds exists; what it must not copy is ignored.
     for needed in [
         "Cargo.toml",
@@ -192,5 +206,52 @@ fn docker_compose_config_accepts_the_file_when_docker_is_installed() {
         output.status.success(),
         "{}",
         String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn the_dockerfile_caches_dependencies_strips_the_binary_and_needs_no_syntax_line() {
+    let dockerfile = read("Dockerfile");
+    assert!(
+        !dockerfile
+            .lines()
+            .any(|line| line.trim_start().starts_with("# syntax=")),
+        "a `# syntax=` line makes BuildKit pull a frontend from Docker Hub"
+    );
+    let (dependencies, sources) = dockerfile
+        .split_once("COPY . .")
+        .expect("the sources are copied whole");
+    assert!(
+        dependencies.contains(BUILD) && sources.contains(BUILD),
+        "the dependencies build in a layer of their own, before the sources are copied"
+    );
+    // Every workspace member's manifest is in the dependency layer, or `cargo build --locked`
+    // fails there (and a member added later would silently break the cache).
+    let mut members = vec!["bench/echo".to_owned()];
+    for entry in std::fs::read_dir(root().join("crates")).unwrap() {
+        let entry = entry.unwrap();
+        if entry.path().join("Cargo.toml").exists() {
+            members.push(format!("crates/{}", entry.file_name().to_string_lossy()));
+        }
+    }
+    for member in &members {
+        let copy = format!("COPY {member}/Cargo.toml {member}/");
+        assert!(
+            dependencies.lines().any(|line| line.trim() == copy),
+            "the dependency layer lacks `{copy}`"
+        );
+    }
+    assert!(dependencies.contains("COPY Cargo.toml Cargo.lock ./"));
+    assert!(
+        sources.contains("touch") && sources.contains("install -D --strip"),
+        "the sources are touched (newer than the stubs' build) and the binary installed stripped"
+    );
+    let steps = read(".ci/docker-steps");
+    assert!(steps.contains("install -D --strip") && steps.contains("readelf"));
+    assert!(
+        dependencies.contains("COPY .ci/stub-workspace .ci/")
+            && dependencies.contains("RUN .ci/stub-workspace")
+            && steps.contains(".ci/stub-workspace"),
+        "the Dockerfile and .ci/docker-steps stub the members with the same script"
     );
 }

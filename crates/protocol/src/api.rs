@@ -10,7 +10,7 @@ use crate::record::{LoggedAction, Mode, Players, ResultRecord};
 use crate::snapshot::{RoomPhase, Seats};
 
 /// The body of every HTTP error.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ApiError {
     /// The stable code, e.g. `room_not_found`.
     pub code: ErrorCode,
@@ -19,7 +19,7 @@ pub struct ApiError {
 }
 
 /// `POST /api/rooms`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateRoom {
     /// The kind of room: `online` (the default), `computer` or `local`.
@@ -27,6 +27,7 @@ pub struct CreateRoom {
     pub mode: Mode,
     /// Computer rooms only: the human's colour (`red` when absent); the computer plays the other.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<crate::openapi::ColourName>)]
     pub colour: Option<Colour>,
     /// Computer rooms only: the computer's level, `random`, `easy`, `normal` (when absent) or
     /// `hard`.
@@ -58,7 +59,7 @@ impl Default for CreateRoom {
 }
 
 /// The answer to `POST /api/rooms`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct RoomCreated {
     /// The room id.
     pub id: Uuid,
@@ -72,6 +73,7 @@ pub struct RoomCreated {
     pub commitment: String,
     /// Computer rooms only: the human's colour (join without a colour to take it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<crate::openapi::ColourName>)]
     pub colour: Option<Colour>,
     /// Computer rooms only: the computer's level.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -79,7 +81,7 @@ pub struct RoomCreated {
 }
 
 /// `GET /api/rooms/{id}`: a room's public status.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct RoomStatus {
     /// The room id.
     pub id: Uuid,
@@ -96,7 +98,7 @@ pub struct RoomStatus {
 }
 
 /// `POST /api/quick-match`: wait for the next other player.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct QuickMatchRequest {
     /// The display name.
@@ -107,11 +109,12 @@ pub struct QuickMatchRequest {
 }
 
 /// The answer to a quick match: a seat already taken for you in a new room.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct QuickMatched {
     /// The new room.
     pub room_id: Uuid,
     /// Your colour.
+    #[schema(value_type = crate::openapi::ColourName)]
     pub colour: Colour,
     /// Your seat token: send it in `join` on the room's WebSocket.
     pub token: String,
@@ -120,7 +123,7 @@ pub struct QuickMatched {
 }
 
 /// One finished game in a list.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct GameSummary {
     /// The game id.
     pub id: Uuid,
@@ -143,7 +146,7 @@ pub struct GameSummary {
 }
 
 /// `GET /api/games`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct GameList {
     /// The games, newest first.
     pub games: Vec<GameSummary>,
@@ -152,18 +155,19 @@ pub struct GameList {
 }
 
 /// One position of a replay.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ReplayStep {
     /// The action that led here; `null` for the initial position.
     pub action: Option<LoggedAction>,
     /// The position after it.
+    #[schema(value_type = Object)]
     pub game: Game,
     /// The position in notation; `null` once the game is over.
     pub notation: Option<String>,
 }
 
 /// `GET /api/games/{id}/replay`: every position of a finished game, in order.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Replay {
     /// The game id.
     pub id: Uuid,

@@ -67,13 +67,25 @@ pub enum ErrorCode {
     Draining,
     /// HTTP: a browser page from an origin not in `--allowed-origins` (403, before the upgrade).
     OriginNotAllowed,
+    /// HTTP: no route has this path (404).
+    NotFound,
+    /// HTTP: the path exists but not with this method (405).
+    MethodNotAllowed,
+    /// HTTP: the request body (413) or request head (431) is larger than the server accepts.
+    TooLarge,
+    /// HTTP: a `POST` body that is not `Content-Type: application/json` (415).
+    UnsupportedMediaType,
+    /// HTTP: the request body did not arrive in time (408).
+    RequestTimeout,
+    /// HTTP: the database does not answer; play goes on, finished games wait (503).
+    StoreUnavailable,
     /// The rules refused the action (e.g. `not_your_turn`, `illegal_plane`).
     Rule(RuleError),
 }
 
 impl ErrorCode {
     /// Every protocol code that is not a rules code, for documentation and tests.
-    pub const PROTOCOL: [ErrorCode; 27] = [
+    pub const PROTOCOL: [ErrorCode; 33] = [
         ErrorCode::Malformed,
         ErrorCode::UnknownType,
         ErrorCode::BadField,
@@ -101,6 +113,12 @@ impl ErrorCode {
         ErrorCode::TooManySpectators,
         ErrorCode::Draining,
         ErrorCode::OriginNotAllowed,
+        ErrorCode::NotFound,
+        ErrorCode::MethodNotAllowed,
+        ErrorCode::TooLarge,
+        ErrorCode::UnsupportedMediaType,
+        ErrorCode::RequestTimeout,
+        ErrorCode::StoreUnavailable,
     ];
 
     /// The stable code, e.g. `stale` or `not_your_turn`.
@@ -133,6 +151,12 @@ impl ErrorCode {
             ErrorCode::TooManySpectators => "too_many_spectators",
             ErrorCode::Draining => "draining",
             ErrorCode::OriginNotAllowed => "origin_not_allowed",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::MethodNotAllowed => "method_not_allowed",
+            ErrorCode::TooLarge => "too_large",
+            ErrorCode::UnsupportedMediaType => "unsupported_media_type",
+            ErrorCode::RequestTimeout => "request_timeout",
+            ErrorCode::StoreUnavailable => "store_unavailable",
             ErrorCode::Rule(error) => error.code(),
         }
     }

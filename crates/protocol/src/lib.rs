@@ -17,6 +17,7 @@ pub mod client;
 pub mod error;
 pub mod events;
 pub mod follow;
+pub mod openapi;
 pub mod record;
 pub mod server;
 pub mod snapshot;

@@ -9,7 +9,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 /// The kind of room a game was played in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
     /// Two people on two connections.
@@ -32,7 +32,7 @@ impl Mode {
 }
 
 /// Whether a seat was played by a person or a bot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PlayerKind {
     /// A person.
@@ -42,7 +42,7 @@ pub enum PlayerKind {
 }
 
 /// One seat of a finished game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct PlayerRecord {
     /// The display name the player gave.
     pub name: String,
@@ -54,7 +54,7 @@ pub struct PlayerRecord {
 }
 
 /// Both seats of a game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Players {
     /// The Red seat (Red rolls first).
     pub red: PlayerRecord,
@@ -73,11 +73,13 @@ impl Players {
 }
 
 /// How the game ended: the winner (none for a draw) and the reason.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ResultRecord {
     /// The winner, or `null` for a draw.
+    #[schema(value_type = Option<crate::openapi::ColourName>)]
     pub winner: Option<Colour>,
     /// Why the game ended.
+    #[schema(value_type = crate::openapi::EndReasonName)]
     pub reason: EndReason,
 }
 
@@ -97,7 +99,7 @@ pub struct LoggedAction {
 }
 
 /// The fairness fields of `fairness.md`: everything needed to re-derive every roll.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct FairnessRecord {
     /// The scheme version, `v1`.
     pub scheme: String,
@@ -112,7 +114,7 @@ pub struct FairnessRecord {
 }
 
 /// Everything kept about one finished game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct GameRecord {
     /// The game's id (the id of the room it was played in).
     pub id: Uuid,

@@ -12,7 +12,7 @@ use uuid::Uuid;
 use crate::record::{Mode, ResultRecord};
 
 /// Where a room is in its life.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RoomPhase {
     /// Not both seats are taken yet.
@@ -24,7 +24,7 @@ pub enum RoomPhase {
 }
 
 /// One seat as everyone may see it (never its token).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SeatView {
     /// The player's display name.
     pub name: String,
@@ -33,7 +33,7 @@ pub struct SeatView {
 }
 
 /// Both seats; `null` for a seat nobody has taken.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Seats {
     /// The Red seat (Red rolls first).
     pub red: Option<SeatView>,

@@ -19,7 +19,6 @@ use axum::response::{IntoResponse, Response};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
-use tower_http::trace::TraceLayer;
 
 use crate::config::Config;
 use crate::error::HttpError;
@@ -65,16 +64,35 @@ impl AppState {
     }
 }
 
-/// Every route of the server.
+/// Every route of the server (`/metrics` too, unless `--metrics-listen` serves it apart).
+///
+/// The layers, outermost first: `observe` (JSON errors, counts, logs), the drain check, then
+/// `edge::guard` (origin, media type, the body read within its bounds).
 pub fn router(state: AppState) -> Router {
-    Router::new()
+    let mut routes = Router::new()
         .merge(crate::http::router())
-        .merge(crate::ws::router())
+        .merge(crate::ws::router());
+    if state.config.metrics_listen.is_none() {
+        routes = routes.merge(crate::http::health::metrics_router());
+    }
+    routes
+        .fallback(|| async { HttpError::NoRoute })
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            crate::http::edge::guard,
+        ))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             refuse_while_draining,
         ))
-        .layer(TraceLayer::new_for_http())
+        .layer(middleware::from_fn(crate::http::observe::observe))
+        .with_state(state)
+}
+
+/// `/metrics` alone, for `--metrics-listen`.
+fn metrics_router(state: AppState) -> Router {
+    crate::http::health::metrics_router()
+        .fallback(|| async { HttpError::NoRoute })
         .with_state(state)
 }
 
@@ -100,6 +118,7 @@ pub struct RunningServer {
     state: AppState,
     stop: Option<oneshot::Sender<()>>,
     task: JoinHandle<std::io::Result<()>>,
+    metrics: Option<(SocketAddr, JoinHandle<std::io::Result<()>>)>,
     restored: usize,
 }
 
@@ -115,6 +134,11 @@ impl RunningServer {
     /// The address the server is bound to (with the real port when port 0 was asked for).
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The address `/metrics` is served on apart (`--metrics-listen`), if it is.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics.as_ref().map(|(addr, _)| *addr)
     }
 
     /// How many live games were restored from journals at start.
@@ -144,6 +168,9 @@ impl RunningServer {
         }
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
+        }
+        if let Some((_, metrics)) = self.metrics.take() {
+            metrics.abort();
         }
         let remaining = deadline
             .saturating_duration_since(Instant::now())
@@ -189,8 +216,19 @@ pub async fn serve(config: Config, store: Arc<dyn GameStore>) -> anyhow::Result<
     let addr = listener
         .local_addr()
         .context("failed to read the bound address")?;
+    let metrics_listener = match config.metrics_listen {
+        Some(address) => Some(
+            tokio::net::TcpListener::bind(address)
+                .await
+                .with_context(|| format!("failed to bind {address} (--metrics-listen)"))?,
+        ),
+        None => None,
+    };
     let limits = Arc::new(crate::limits::Limits::from_config(&config));
-    let header_read_timeout = config.header_read_timeout();
+    let connection_limits = crate::serve::ConnectionLimits {
+        header_read_timeout: config.header_read_timeout(),
+        per_address: config.max_http_connections_per_address,
+    };
     let state = AppState {
         limits,
         config: Arc::new(config),
@@ -209,17 +247,35 @@ pub async fn serve(config: Config, store: Arc<dyn GameStore>) -> anyhow::Result<
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
         // Not `axum::serve`: it sets no header-read timeout (see `crate::serve`).
-        crate::serve::run(listener, app, header_read_timeout, async move {
+        crate::serve::run(listener, app, connection_limits, async move {
             let _ = stopped.await;
         })
         .await
     });
     tracing::info!(%addr, data_dir = %data_dir.display(), "listening");
+    let metrics = match metrics_listener {
+        Some(listener) => {
+            let metrics_addr = listener
+                .local_addr()
+                .context("failed to read the metrics address")?;
+            let app = metrics_router(state.clone());
+            let task = tokio::spawn(crate::serve::run(
+                listener,
+                app,
+                connection_limits,
+                std::future::pending(),
+            ));
+            tracing::info!(addr = %metrics_addr, "serving /metrics apart");
+            Some((metrics_addr, task))
+        }
+        None => None,
+    };
     Ok(RunningServer {
         addr,
         state,
         stop: Some(stop),
         task,
+        metrics,
         restored,
     })
 }

@@ -81,6 +81,29 @@ pub struct Config {
     #[arg(long, env = "AEROPLANE_HEADER_READ_TIMEOUT_MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub header_read_timeout_ms: u64,
 
+    /// How long a client may take to send a request body once its head has arrived, in ms; a
+    /// slower one gets 408 `request_timeout` and its connection is closed.
+    #[arg(long, env = "AEROPLANE_BODY_READ_TIMEOUT_MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub body_read_timeout_ms: u64,
+
+    /// The largest request body the server reads, in bytes; a larger one gets 413 `too_large`.
+    #[arg(long, env = "AEROPLANE_MAX_BODY_BYTES", default_value_t = 16_384)]
+    pub max_body_bytes: usize,
+
+    /// Plain HTTP connections one client address may hold open (WebSockets count separately,
+    /// after their upgrade); more are answered 429 `too_many_connections` and closed at once.
+    #[arg(
+        long,
+        env = "AEROPLANE_MAX_HTTP_CONNECTIONS_PER_ADDRESS",
+        default_value_t = 64
+    )]
+    pub max_http_connections_per_address: usize,
+
+    /// Serve `GET /metrics` on this address only (e.g. `127.0.0.1:9090`, a port the public does
+    /// not reach) instead of on `--listen`. Unset: `/metrics` is served on `--listen`.
+    #[arg(long, env = "AEROPLANE_METRICS_LISTEN")]
+    pub metrics_listen: Option<SocketAddr>,
+
     /// The turn clock of quick-match rooms, in ms: how long the player to act has for each roll
     /// or plane choice before the server acts for them and counts a strike (0: no clock). Other
     /// rooms have a clock when `POST /api/rooms` asks for one (`turn_clock_ms`).
@@ -145,11 +168,12 @@ pub struct Config {
     #[arg(long, env = "AEROPLANE_JOURNAL_SYNC_MS", default_value_t = 1_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub journal_sync_ms: u64,
 
-    /// Browser origins allowed to open WebSockets, comma-separated (e.g.
-    /// `https://play.example.org,http://localhost:5173`); `*` allows any. A WebSocket request
-    /// whose `Origin` header is present and not listed is refused with 403. Requests without an
-    /// `Origin` (native clients, bots) are always allowed.
-    #[arg(long, env = "AEROPLANE_ALLOWED_ORIGINS", value_delimiter = ',', default_value = "*", value_parser = parse_origin)]
+    /// Other browser origins allowed to create rooms and open WebSockets, comma-separated (e.g.
+    /// `https://play.example.org,http://localhost:5173`); `*` allows any. Unset: only pages
+    /// served by this server (same origin: the `Origin` names the request's `Host`). A `POST`
+    /// or WebSocket request whose `Origin` header is present and not allowed is refused with
+    /// 403. Requests without an `Origin` (native clients, bots) are always allowed.
+    #[arg(long, env = "AEROPLANE_ALLOWED_ORIGINS", value_delimiter = ',', value_parser = parse_origin)]
     pub allowed_origins: Vec<String>,
 
     /// The log format: `pretty` (human-readable) or `json` (one JSON object per line).
@@ -170,12 +194,13 @@ pub struct Config {
 #[derive(Clone, Debug, Subcommand)]
 pub enum Command {
     /// GETs an `http://` URL and exits 0 if it answers 2xx, 1 otherwise (the container
-    /// healthcheck: `aeroplane-server probe http://127.0.0.1:8080/readyz`).
+    /// healthcheck: `aeroplane-server probe http://127.0.0.1:8080/healthz`).
     Probe {
         /// The URL to fetch.
         url: String,
-        /// How long to wait for the answer, in ms.
-        #[arg(long, default_value_t = 2_000)]
+        /// How long to wait for the answer, in ms (`/readyz` answers within 1 s even when the
+        /// database hangs).
+        #[arg(long, default_value_t = 2_500)]
         timeout_ms: u64,
     },
 }
@@ -299,12 +324,26 @@ impl Config {
         self.database_url.as_deref().filter(|url| !url.is_empty())
     }
 
-    /// Whether a browser page from `origin` may open a WebSocket.
-    pub fn origin_allowed(&self, origin: &str) -> bool {
+    /// Whether a browser page from `origin` may create rooms and open WebSockets on a request
+    /// addressed to `host` (its `Host` header): the same origin always may, others if listed.
+    pub fn origin_allowed(&self, origin: &str, host: Option<&str>) -> bool {
         let origin = origin.trim_end_matches('/');
-        self.allowed_origins
-            .iter()
-            .any(|allowed| allowed == "*" || allowed.eq_ignore_ascii_case(origin))
+        let authority = origin
+            .strip_prefix("https://")
+            .or_else(|| origin.strip_prefix("http://"));
+        let same_origin = authority
+            .zip(host)
+            .is_some_and(|(authority, host)| authority.eq_ignore_ascii_case(host));
+        same_origin
+            || self
+                .allowed_origins
+                .iter()
+                .any(|allowed| allowed == "*" || allowed.eq_ignore_ascii_case(origin))
+    }
+
+    /// How long a client may take to send a request body.
+    pub fn body_read_timeout(&self) -> Duration {
+        Duration::from_millis(self.body_read_timeout_ms)
     }
 }
 
@@ -359,10 +398,23 @@ mod tests {
             "https://play.example.org,http://localhost:5173/",
         ])
         .unwrap();
-        assert!(config.origin_allowed("https://play.example.org"));
-        assert!(config.origin_allowed("http://localhost:5173"));
-        assert!(!config.origin_allowed("https://evil.example"));
-        assert!(Config::defaults().origin_allowed("https://anything.example"));
+        assert!(config.origin_allowed("https://play.example.org", None));
+        assert!(config.origin_allowed("http://localhost:5173", Some("other:1")));
+        assert!(!config.origin_allowed("https://evil.example", None));
+    }
+
+    #[test]
+    fn by_default_only_the_same_origin_is_allowed() {
+        let config = Config::try_parse_from(["aeroplane-server"]).unwrap();
+        let host = Some("play.example.org:8080");
+        assert!(config.origin_allowed("http://play.example.org:8080", host));
+        assert!(config.origin_allowed("https://PLAY.example.org:8080/", host));
+        assert!(!config.origin_allowed("https://evil.example", host));
+        assert!(!config.origin_allowed("https://play.example.org", host));
+        assert!(!config.origin_allowed("null", host));
+        assert!(!config.origin_allowed("http://play.example.org:8080", None));
+        let any = Config::try_parse_from(["aeroplane-server", "--allowed-origins", "*"]).unwrap();
+        assert!(any.origin_allowed("https://anything.example", host));
     }
 
     #[test]

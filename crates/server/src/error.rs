@@ -1,4 +1,7 @@
 //! The HTTP API's one error type, mapped to a status and a JSON body with a stable code.
+//!
+//! Every error response carries its [`ErrorCode`] as a response extension too, so the edge
+//! (`crate::http::observe`) counts refusals by code without parsing bodies.
 
 use aeroplane_protocol::api::ApiError;
 use aeroplane_protocol::error::ErrorCode;
@@ -32,7 +35,7 @@ pub enum HttpError {
     #[error("the server is restarting; try again in a moment")]
     Draining,
     /// A browser page from an origin that is not allowed (403).
-    #[error("this origin may not open WebSockets here")]
+    #[error("pages from this origin may not create rooms or open WebSockets here")]
     OriginNotAllowed,
     /// This address created too many rooms in the last minute (429 `rate_limited`).
     #[error("too many rooms created from this address; try again in a minute")]
@@ -40,6 +43,24 @@ pub enum HttpError {
     /// Too many WebSockets open from this address (429) or on the server (503).
     #[error("{0}")]
     TooManyConnections(crate::limits::ConnectionRefused),
+    /// No route has this path (404 `not_found`).
+    #[error("no such path")]
+    NoRoute,
+    /// The request body is larger than `--max-body-bytes` (413 `too_large`).
+    #[error("the request body is larger than {0} bytes")]
+    BodyTooLarge(usize),
+    /// The request head has too many or too long header fields (431 `too_large`).
+    #[error("the request head is too large")]
+    HeadersTooLarge,
+    /// The request body did not arrive within `--body-read-timeout-ms` (408).
+    #[error("the request body did not arrive in time")]
+    BodyTimeout,
+    /// A `POST` body that is not JSON (415).
+    #[error("the request body must be `Content-Type: application/json`")]
+    NotJson,
+    /// The database does not answer (503 `store_unavailable`).
+    #[error("finished games cannot be read right now; play goes on, try again later")]
+    StoreUnavailable,
     /// Something failed inside the server (500); the details go to the log only.
     #[error("internal error: {0:#}")]
     Internal(anyhow::Error),
@@ -87,6 +108,32 @@ impl IntoResponse for HttpError {
                 };
                 (status, ErrorCode::TooManyConnections, self.to_string())
             }
+            HttpError::NoRoute => (StatusCode::NOT_FOUND, ErrorCode::NotFound, self.to_string()),
+            HttpError::BodyTooLarge(_) => (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                ErrorCode::TooLarge,
+                self.to_string(),
+            ),
+            HttpError::HeadersTooLarge => (
+                StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+                ErrorCode::TooLarge,
+                self.to_string(),
+            ),
+            HttpError::BodyTimeout => (
+                StatusCode::REQUEST_TIMEOUT,
+                ErrorCode::RequestTimeout,
+                self.to_string(),
+            ),
+            HttpError::NotJson => (
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                ErrorCode::UnsupportedMediaType,
+                self.to_string(),
+            ),
+            HttpError::StoreUnavailable => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                ErrorCode::StoreUnavailable,
+                self.to_string(),
+            ),
             HttpError::Internal(error) => {
                 tracing::error!(error = %format!("{error:#}"), "request failed");
                 let message = "the server could not complete the request".to_owned();
@@ -97,8 +144,15 @@ impl IntoResponse for HttpError {
                 )
             }
         };
-        (status, Json(ApiError { code, message })).into_response()
+        error_response(status, code, message)
     }
+}
+
+/// The JSON error body of §1 of `docs/protocol.md`, tagged with its code for the edge.
+pub fn error_response(status: StatusCode, code: ErrorCode, message: String) -> Response {
+    let mut response = (status, Json(ApiError { code, message })).into_response();
+    response.extensions_mut().insert(code);
+    response
 }
 
 impl HttpError {

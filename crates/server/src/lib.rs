@@ -16,11 +16,13 @@ pub mod error;
 pub mod http;
 pub mod lifecycle;
 pub mod limits;
+pub mod logging;
 pub mod metrics;
 pub mod probe;
 pub mod registry;
 pub mod room;
 pub mod serve;
+pub mod telemetry;
 pub mod token;
 pub mod ws;
 

@@ -7,10 +7,12 @@ use std::time::Duration;
 
 use aeroplane_server::Config;
 use aeroplane_server::config::{Command, LogFormat};
+use aeroplane_server::logging::FlatJson;
 use aeroplane_store::{GameStore, PostgresStore};
 use anyhow::Context;
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
+use tracing_subscriber::fmt::format::JsonFields;
 
 fn main() -> ExitCode {
     let config = Config::parse();
@@ -54,7 +56,10 @@ fn init_logging(config: &Config) {
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&config.log_level));
     let logs = tracing_subscriber::fmt().with_env_filter(filter);
     match config.log_format {
-        LogFormat::Json => logs.json().init(),
+        LogFormat::Json => logs
+            .fmt_fields(JsonFields::new())
+            .event_format(FlatJson)
+            .init(),
         LogFormat::Pretty => logs.init(),
     }
 }
@@ -70,19 +75,23 @@ async fn run(config: Config) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// PostgreSQL for a `postgres://` URL (connecting lazily, so the server starts while the
-/// database is down and its outbox keeps finished games meanwhile), otherwise what
-/// `aeroplane_store::open` picks: the SQLite file in the data directory by default.
+/// PostgreSQL for a `postgres://` URL (connecting lazily, so the server listens at once while
+/// the database is down and its outbox keeps finished games meanwhile; the first ping runs in
+/// the background only to say so in the log), otherwise what `aeroplane_store::open` picks: the
+/// SQLite file in the data directory by default.
 async fn open_store(config: &Config) -> anyhow::Result<Arc<dyn GameStore>> {
     let url = config.database_url();
     if let Some(url) =
         url.filter(|url| url.starts_with("postgres://") || url.starts_with("postgresql://"))
     {
-        let store = PostgresStore::connect_lazy(url).context("DATABASE_URL")?;
-        if let Err(error) = store.ping().await {
-            tracing::warn!(%error, "the database does not answer yet; finished games wait in the outbox");
-        }
-        return Ok(Arc::new(store));
+        let store = Arc::new(PostgresStore::connect_lazy(url).context("DATABASE_URL")?);
+        let first_ping = store.clone();
+        tokio::spawn(async move {
+            if let Err(error) = first_ping.ping().await {
+                tracing::warn!(%error, "the database does not answer yet; finished games wait in the outbox");
+            }
+        });
+        return Ok(store);
     }
     aeroplane_store::open(url, &config.data_dir)
         .await

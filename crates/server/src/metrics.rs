@@ -17,6 +17,8 @@
 //! | `aeroplane_room_inbox_queued` | gauge | `stat` = `max` \| `total`: messages waiting in room inboxes |
 //! | `aeroplane_rooms_restored_total` | counter | `mode`: live games rebuilt from journals at start |
 //!
+//! The process, build, HTTP, refusal and close metrics are [`crate::telemetry`]'s.
+//!
 //! A room restored after a restart is not a new game: it moves the `aeroplane_rooms` gauge and
 //! `aeroplane_rooms_restored_total`, never `aeroplane_games_started_total` or
 //! `aeroplane_actions_total` (see [`room_restored`]).
@@ -54,6 +56,7 @@ pub fn handle() -> &'static PrometheusHandle {
             tracing::warn!("another metrics recorder is installed; /metrics stays empty");
         }
         describe();
+        crate::telemetry::register();
         handle
     })
 }
@@ -190,7 +193,7 @@ pub fn action_kind(action: &Action) -> &'static str {
     }
 }
 
-/// A [`GameStore`] that times every write.
+/// A [`GameStore`] that times every write and counts the records the database refuses.
 pub struct MeteredStore {
     inner: Arc<dyn GameStore>,
 }
@@ -214,6 +217,9 @@ impl GameStore for MeteredStore {
             let started = Instant::now();
             let result = self.inner.save(record).await;
             timed(started, &result);
+            if let Err(StoreError::Rejected(_)) = &result {
+                crate::telemetry::store_rejected();
+            }
             result
         }
         .boxed()
@@ -227,6 +233,10 @@ impl GameStore for MeteredStore {
             let started = Instant::now();
             let result = self.inner.save_batch(records).await;
             timed(started, &result);
+            // A refused batch of several is retried one by one (`Outbox`): count those only.
+            if let (Err(StoreError::Rejected(_)), [_]) = (&result, records) {
+                crate::telemetry::store_rejected();
+            }
             result
         }
         .boxed()

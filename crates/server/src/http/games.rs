@@ -2,10 +2,15 @@
 //! `GET /api/games/{id}`, `GET /api/games?player=&result=&limit=&before=` and
 //! `GET /api/games/{id}/replay` (every position in order, recomputed by the rules crate).
 //!
+//! A read the store does not answer within [`STORE_READ_TIMEOUT`] (the database is down or
+//! slow) is 503 `store_unavailable` at once: the games played meanwhile wait in the outbox.
+//!
 //! The list is newest first; a full page carries `next_before`, the cursor to pass as `before`
 //! for the next page (`null` when the page is not full). A page after the last one is empty.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::time::Duration;
 
 use aeroplane_protocol::api::{GameList, GameSummary, Replay, ReplayStep};
 use aeroplane_protocol::error::ErrorCode;
@@ -24,6 +29,8 @@ use crate::error::HttpError;
 const DEFAULT_LIMIT: u32 = 20;
 /// The largest page size.
 const MAX_LIMIT: u32 = 100;
+/// How long a read waits for the store before answering 503 `store_unavailable`.
+const STORE_READ_TIMEOUT: Duration = Duration::from_millis(1_500);
 
 /// The game routes.
 pub fn router() -> Router<AppState> {
@@ -39,13 +46,28 @@ fn parse_game_id(text: &str) -> Result<Uuid, HttpError> {
     })
 }
 
+/// Runs a store read within [`STORE_READ_TIMEOUT`]; an unreachable store is 503.
+async fn read<T>(
+    what: impl std::fmt::Display,
+    reading: impl Future<Output = Result<T, StoreError>>,
+) -> Result<T, HttpError> {
+    match tokio::time::timeout(STORE_READ_TIMEOUT, reading).await {
+        Err(_) => Err(HttpError::StoreUnavailable),
+        Ok(Err(StoreError::Unavailable(error))) => {
+            tracing::debug!(%error, "{what}: the store is unavailable");
+            Err(HttpError::StoreUnavailable)
+        }
+        Ok(Err(error @ (StoreError::BadQuery(_) | StoreError::BadCursor))) => Err(
+            HttpError::bad_request(ErrorCode::BadField, error.to_string()),
+        ),
+        Ok(Err(error)) => Err(HttpError::Internal(anyhow::anyhow!("{what}: {error}"))),
+        Ok(Ok(value)) => Ok(value),
+    }
+}
+
 async fn fetch(state: &AppState, id: &str) -> Result<GameRecord, HttpError> {
     let id = parse_game_id(id)?;
-    let record = state
-        .store
-        .get(id)
-        .await
-        .map_err(|error| HttpError::Internal(anyhow::anyhow!("reading game {id}: {error}")))?;
+    let record = read(format!("reading game {id}"), state.store.get(id)).await?;
     record.ok_or_else(|| HttpError::game_not_found(id))
 }
 
@@ -101,16 +123,7 @@ async fn list(
     Query(params): Query<HashMap<String, String>>,
 ) -> Result<Json<GameList>, HttpError> {
     let query = query_from(&params)?;
-    let records = state
-        .store
-        .list(&query)
-        .await
-        .map_err(|error| match error {
-            StoreError::BadQuery(_) | StoreError::BadCursor => {
-                HttpError::bad_request(ErrorCode::BadField, error.to_string())
-            }
-            error => HttpError::Internal(anyhow::anyhow!("listing games: {error}")),
-        })?;
+    let records = read("listing games", state.store.list(&query)).await?;
     // A full page may have a next one: it starts after this page's last game.
     let next_before = (records.len() == query.limit as usize)
         .then(|| records.last().map(|last| Cursor::after(last).to_string()))

@@ -1,7 +1,11 @@
-//! `GET /healthz` (the process is alive), `GET /readyz` (it can serve: the store answers with
-//! its migrations applied, and the server is not draining) and `GET /metrics` (Prometheus text).
-//! All three are cheap: readiness pings the store with a short timeout, metrics render what is
-//! already counted.
+//! `GET /healthz` (liveness: the process serves), `GET /readyz` (readiness: the store answers
+//! with its migrations applied, and the server is not draining) and `GET /metrics` (Prometheus
+//! text, here or on `--metrics-listen`).
+//!
+//! Liveness never looks at the database: while it is down the outbox keeps finished games and
+//! play goes on, so a container healthcheck or liveness probe must not restart the server then.
+//! Readiness answers within [`STORE_PING_TIMEOUT`], well inside the probe's own timeout, so a
+//! slow store reads as "not ready", never as a hung probe.
 
 use std::time::Duration;
 
@@ -13,16 +17,20 @@ use axum::routing::get;
 
 use crate::app::AppState;
 
-/// How long readiness waits for the store.
-const STORE_PING_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long readiness waits for the store: half the probe's default timeout.
+pub const STORE_PING_TIMEOUT: Duration = Duration::from_millis(1_000);
 
-/// The health routes.
+/// The health routes (`/metrics` is [`metrics_router`]).
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/healthz", get(healthz))
         .route("/health", get(healthz))
         .route("/readyz", get(readyz))
-        .route("/metrics", get(metrics))
+}
+
+/// `GET /metrics`.
+pub fn metrics_router() -> Router<AppState> {
+    Router::new().route("/metrics", get(metrics))
 }
 
 async fn healthz() -> &'static str {
@@ -55,6 +63,7 @@ async fn readyz(State(state): State<AppState>) -> (StatusCode, String) {
 async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
     let (max, total) = state.registry.inbox_queued();
     crate::metrics::scraped(state.outbox.depth(), max, total);
+    crate::telemetry::scrape_process();
     (
         [(
             header::CONTENT_TYPE,

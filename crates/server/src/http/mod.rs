@@ -1,18 +1,24 @@
 //! The HTTP API. Each route module owns its `router()`.
 
+pub mod edge;
 pub mod games;
 pub mod health;
+pub mod observe;
 pub mod quick_match;
 pub mod rooms;
 pub mod web;
 
 use axum::Router;
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::get;
 
 use crate::app::AppState;
 
 /// Every HTTP API route.
 pub fn router() -> Router<AppState> {
     Router::new()
+        .route("/api/openapi.json", get(openapi))
         .merge(rooms::router())
         .merge(quick_match::router())
         .merge(games::router())
@@ -34,4 +40,14 @@ where
             format!("bad request body: {error}"),
         )
     })
+}
+
+/// `GET /api/openapi.json`: the OpenAPI document of this API, rendered once.
+async fn openapi() -> impl IntoResponse {
+    static DOCUMENT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let document = DOCUMENT.get_or_init(|| {
+        serde_json::to_string(&aeroplane_protocol::openapi::document())
+            .expect("the OpenAPI document serializes")
+    });
+    ([(header::CONTENT_TYPE, "application/json")], document.as_str())
 }

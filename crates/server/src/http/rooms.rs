@@ -50,7 +50,6 @@ async fn create(
     if let Some(address) = address
         && !state.limits.room_creations.try_create(address)
     {
-        tracing::info!(%address, "refused a room: too many from this address");
         return Err(HttpError::RateLimited);
     }
     let server_seed = match request.test_server_seed {

@@ -7,12 +7,13 @@
 
 use axum::Router;
 use axum::extract::Path;
-use axum::http::{StatusCode, header};
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use rust_embed::RustEmbed;
 
 use crate::app::AppState;
+use crate::error::HttpError;
 
 /// The client's files.
 #[derive(RustEmbed)]
@@ -36,7 +37,7 @@ pub fn router() -> Router<AppState> {
 
 fn asset(path: &str) -> Response {
     let Some(file) = Assets::get(path) else {
-        return (StatusCode::NOT_FOUND, "not found").into_response();
+        return HttpError::NoRoute.into_response();
     };
     let content_type = file.metadata.mimetype().to_owned();
     (
@@ -52,6 +53,7 @@ fn asset(path: &str) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::StatusCode;
 
     #[test]
     fn the_page_its_modules_and_styles_are_embedded_but_not_tests_or_packages() {

@@ -270,6 +270,7 @@ impl Journals {
             None => Ok(()),
         };
         if let Err(error) = result {
+            crate::telemetry::journal_write_failed();
             tracing::error!(%error, "cannot write the game's journal; a restart would lose it");
         }
     }

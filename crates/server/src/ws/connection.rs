@@ -67,10 +67,16 @@ impl Limits {
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
-/// Serves one upgraded WebSocket until it closes.
-pub(super) async fn run(socket: WebSocket, room: RoomHandle, limits: Limits) {
+/// Serves one upgraded WebSocket from `client` until it closes.
+pub(super) async fn run(
+    socket: WebSocket,
+    room: RoomHandle,
+    limits: Limits,
+    client: Option<std::net::IpAddr>,
+) {
     let conn: ConnId = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
-    let span = tracing::info_span!("conn", room_id = %room.id, conn);
+    let client = client.map(|client| client.to_string());
+    let span = tracing::info_span!("conn", room_id = %room.id, conn, client);
     serve(socket, room, limits, conn).instrument(span).await;
 }
 
@@ -101,6 +107,8 @@ async fn serve(socket: WebSocket, room: RoomHandle, limits: Limits, conn: ConnId
     let mut bucket = TokenBucket::new(limits.rate, limits.burst);
     let mut patience = TokenBucket::new(1.0, limits.tolerance);
     let join_deadline = tokio::time::Instant::now() + limits.join_timeout;
+    // Whether the client closed (or dropped) the socket rather than the server.
+    let mut by_client = false;
     loop {
         let frame = tokio::select! {
             biased;
@@ -138,12 +146,17 @@ async fn serve(socket: WebSocket, room: RoomHandle, limits: Limits, conn: ConnId
                 closer.close(CloseCode::Timeout);
                 break;
             }
-            Ok(None) | Ok(Some(Ok(Message::Close(_)))) => break,
+            Ok(None) | Ok(Some(Ok(Message::Close(_)))) => {
+                by_client = true;
+                break;
+            }
             Ok(Some(Err(error))) => {
                 let text = error.to_string();
                 tracing::debug!(error = %text, "read failed");
                 if text.contains("too long") || text.contains("limit exceeded") {
                     closer.close(CloseCode::TooBig);
+                } else {
+                    by_client = true;
                 }
                 break;
             }
@@ -186,6 +199,7 @@ async fn serve(socket: WebSocket, room: RoomHandle, limits: Limits, conn: ConnId
     }
     let _ = room.inbox.send(RoomCommand::Disconnect { conn }).await;
     closer.close(CloseCode::RoomClosed);
+    crate::telemetry::ws_closed(if by_client { None } else { closer.code() });
     drop(outbox);
     let _ = writer.await;
     tracing::debug!("disconnected");

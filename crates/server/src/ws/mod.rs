@@ -9,9 +9,10 @@ mod connection;
 pub mod outbox;
 mod writer;
 
+use aeroplane_protocol::error::ErrorCode;
 use axum::Router;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::{Path, State, WebSocketUpgrade};
-use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
@@ -31,25 +32,22 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/ws/rooms/{id}", get(upgrade))
 }
 
-/// Upgrades to a WebSocket for an open room (404 before upgrading when there is none, 403 for a
-/// browser page whose `Origin` is not in `--allowed-origins`).
+/// Upgrades to a WebSocket for an open room (404 before upgrading when there is none; a
+/// browser page from a foreign origin was refused with 403 by `crate::http::edge`). A request
+/// that is not a WebSocket upgrade is 400 `bad_field`.
 async fn upgrade(
     State(state): State<AppState>,
     Path(id): Path<String>,
     ClientAddr(address): ClientAddr,
-    headers: HeaderMap,
-    upgrade: WebSocketUpgrade,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, HttpError> {
-    if let Some(origin) = headers.get(header::ORIGIN) {
-        let allowed = origin
-            .to_str()
-            .is_ok_and(|origin| state.config.origin_allowed(origin));
-        if !allowed {
-            tracing::info!(origin = ?origin, "refused a WebSocket from a foreign origin");
-            return Err(HttpError::OriginNotAllowed);
-        }
-    }
     let id = parse_room_id(&id)?;
+    let upgrade = upgrade.map_err(|rejection| {
+        HttpError::bad_request(
+            ErrorCode::BadField,
+            format!("not a WebSocket upgrade: {}", rejection.body_text()),
+        )
+    })?;
     let room = state
         .registry
         .get(id)
@@ -61,7 +59,6 @@ async fn upgrade(
                 .limits
                 .connections
                 .try_open(address)
-                .inspect_err(|refused| tracing::info!(%address, %refused, "refused a WebSocket"))
                 .map_err(HttpError::TooManyConnections)?,
         ),
         None => None,
@@ -75,7 +72,7 @@ async fn upgrade(
         .max_frame_size(limits.hard_frame_bytes);
     Ok(upgrade
         .on_upgrade(move |socket| async move {
-            connection::run(socket, room, limits).await;
+            connection::run(socket, room, limits, address).await;
             drop(place);
         })
         .into_response())

@@ -50,6 +50,11 @@ impl Closer {
         self.notify.notify_one();
     }
 
+    /// The close code asked for, if one was.
+    pub fn code(&self) -> Option<CloseCode> {
+        self.code.get().copied()
+    }
+
     /// Whether the room has accepted a `join` from this connection.
     pub fn is_joined(&self) -> bool {
         self.joined.load(Ordering::Relaxed)

@@ -1,0 +1,351 @@
+//! The OpenAPI 3.1 document of the HTTP API (`GET /api/openapi.json`), generated from the wire
+//! types of this crate with `utoipa`, so it cannot drift from what the server sends.
+//!
+//! The routes are declared here on documentation-only functions (the handlers live in the
+//! server, which should not need to know OpenAPI); the bodies are the types of [`crate::api`]
+//! and [`crate::record`]. The rules crate stays free of OpenAPI: its few types that appear in
+//! bodies have stand-ins here ([`ColourName`], [`EndReasonName`]), a replay's `game` is an
+//! object (`docs/state-json.md`), and a logged action's schema is written out by hand.
+//!
+//! Every route may also answer the errors every request can meet at the edge (413, 415, 429, …);
+//! [`document`] adds those to every operation, each with the [`ApiError`] body.
+
+use std::borrow::Cow;
+
+use utoipa::openapi::path::Operation;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::openapi::{RefOr, ResponseBuilder};
+use utoipa::{OpenApi, PartialSchema, ToSchema};
+
+use crate::api::{
+    ApiError, CreateRoom, GameList, QuickMatchRequest, QuickMatched, Replay, RoomCreated,
+    RoomStatus,
+};
+use crate::error::ErrorCode;
+use crate::record::{GameRecord, LoggedAction};
+use aeroplane_rules::RuleError;
+
+/// A colour on the wire (the rules crate's `Colour`).
+#[derive(ToSchema)]
+#[schema(as = Colour)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+pub enum ColourName {
+    /// Red (rolls first).
+    Red,
+    /// Yellow.
+    Yellow,
+}
+
+/// Why a game ended (the rules crate's `EndReason`).
+#[derive(ToSchema)]
+#[schema(as = EndReason)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+pub enum EndReasonName {
+    /// All four planes of the winner finished.
+    Finished,
+    /// The loser resigned.
+    Resigned,
+    /// A draw offer was accepted.
+    Agreed,
+    /// The loser stayed disconnected past the grace period.
+    Abandoned,
+    /// The loser let the turn clock run out too often.
+    Timeout,
+}
+
+impl PartialSchema for ErrorCode {
+    fn schema() -> RefOr<Schema> {
+        let codes = ErrorCode::PROTOCOL
+            .into_iter()
+            .chain(RuleError::ALL.map(ErrorCode::Rule))
+            .map(ErrorCode::as_str);
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(codes))
+            .description(Some("A stable error code (docs/protocol.md §5)."))
+            .into()
+    }
+}
+
+impl ToSchema for ErrorCode {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("ErrorCode")
+    }
+}
+
+impl PartialSchema for LoggedAction {
+    fn schema() -> RefOr<Schema> {
+        let integer = || ObjectBuilder::new().schema_type(Type::Integer).minimum(Some(0));
+        let actions = [
+            "roll",
+            "move",
+            "resign",
+            "offer_draw",
+            "accept_draw",
+            "decline_draw",
+            "withdraw_draw",
+            "forfeit",
+        ];
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some(
+                "One action of the log with the room event number it produced: `action` names \
+                 it, `colour` acts; a roll has `value` (1..6), a move `plane` (0..3), a forfeit \
+                 `reason`.",
+            ))
+            .property("event", integer())
+            .required("event")
+            .property(
+                "action",
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .enum_values(Some(actions)),
+            )
+            .required("action")
+            .property("colour", ColourName::schema())
+            .required("colour")
+            .property("value", integer().minimum(Some(1)).maximum(Some(6)))
+            .property("plane", integer().maximum(Some(3)))
+            .property("reason", ObjectBuilder::new().schema_type(Type::String))
+            .property("undone", ObjectBuilder::new().schema_type(Type::Boolean))
+            .into()
+    }
+}
+
+impl ToSchema for LoggedAction {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("LoggedAction")
+    }
+}
+
+/// The `result` filter of `GET /api/games`.
+#[derive(ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+pub enum GameResult {
+    /// Red won.
+    Red,
+    /// Yellow won.
+    Yellow,
+    /// A draw.
+    Draw,
+}
+
+/// The statuses any request may meet at the edge, before its route's own answers.
+const EDGE_ERRORS: [(&str, &str); 8] = [
+    ("400", "A bad request: a body, id or parameter (`bad_field`)."),
+    ("403", "A browser page of a foreign origin (`origin_not_allowed`)."),
+    ("404", "No such route (`not_found`)."),
+    ("408", "The body did not arrive in time (`request_timeout`)."),
+    ("413", "The body is too large (`too_large`)."),
+    ("415", "A `POST` body that is not `application/json`."),
+    ("429", "Too many connections or rooms from this address."),
+    ("503", "Draining, or the database does not answer (`store_unavailable`)."),
+];
+
+/// The document served at `GET /api/openapi.json`.
+pub fn document() -> utoipa::openapi::OpenApi {
+    let mut document = ApiDoc::openapi();
+    document.info.version = env!("CARGO_PKG_VERSION").to_owned();
+    for item in document.paths.paths.values_mut() {
+        let operations = [
+            &mut item.get,
+            &mut item.post,
+            &mut item.put,
+            &mut item.delete,
+        ];
+        for operation in operations.into_iter().flatten() {
+            add_edge_errors(operation);
+        }
+    }
+    document
+}
+
+fn add_edge_errors(operation: &mut Operation) {
+    for (status, description) in EDGE_ERRORS {
+        let response = ResponseBuilder::new()
+            .description(description)
+            .content(
+                "application/json",
+                utoipa::openapi::ContentBuilder::new()
+                    .schema(Some(RefOr::Ref(utoipa::openapi::Ref::from_schema_name(
+                        "ApiError",
+                    ))))
+                    .build(),
+            )
+            .build();
+        operation
+            .responses
+            .responses
+            .entry(status.to_owned())
+            .or_insert(RefOr::T(response));
+    }
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Aeroplane Chess server",
+        description = "The HTTP API of aeroplane-server (docs/protocol.md §1). Rooms are played \
+                       over their WebSocket (`ws_path`), described in docs/protocol.md §2-§7.",
+        license(name = "MIT OR Apache-2.0")
+    ),
+    paths(
+        create_room,
+        room_status,
+        quick_match,
+        list_games,
+        get_game,
+        replay_game,
+        websocket,
+        healthz,
+        readyz,
+        openapi_json
+    ),
+    components(schemas(ApiError, ErrorCode, LoggedAction, ColourName, EndReasonName))
+)]
+struct ApiDoc;
+
+/// Creates a room (an empty body means `{"mode": "online"}`).
+#[utoipa::path(
+    post,
+    path = "/api/rooms",
+    request_body(content = Option<CreateRoom>, content_type = "application/json"),
+    responses(
+        (status = 201, description = "The room is open.", body = RoomCreated),
+        (status = 500, description = "The server failed.", body = ApiError),
+    )
+)]
+#[allow(dead_code)]
+fn create_room() {}
+
+/// A room's public status.
+#[utoipa::path(
+    get,
+    path = "/api/rooms/{id}",
+    params(("id" = uuid::Uuid, Path, description = "The room id (a UUID, hyphenated or not).")),
+    responses(
+        (status = 200, description = "The room.", body = RoomStatus),
+        (status = 500, description = "The room did not answer.", body = ApiError),
+    )
+)]
+#[allow(dead_code)]
+fn room_status() {}
+
+/// Waits for another player and answers with a seat in a new room.
+#[utoipa::path(
+    post,
+    path = "/api/quick-match",
+    request_body(content = QuickMatchRequest, content_type = "application/json"),
+    responses(
+        (status = 200, description = "Matched: a seat taken for you.", body = QuickMatched),
+    )
+)]
+#[allow(dead_code)]
+fn quick_match() {}
+
+/// Finished games, newest first, a page at a time.
+#[utoipa::path(
+    get,
+    path = "/api/games",
+    params(
+        ("player" = Option<String>, Query, description = "Only games a player of this name sat in."),
+        ("result" = Option<GameResult>, Query, description = "`red`, `yellow` or `draw`."),
+        ("limit" = Option<u32>, Query, minimum = 1, maximum = 100, description = "1 to 100 (default 20)."),
+        ("before" = Option<String>, Query, description = "`next_before` of a previous page."),
+    ),
+    responses((status = 200, description = "A page of games.", body = GameList))
+)]
+#[allow(dead_code)]
+fn list_games() {}
+
+/// One finished game's record.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}",
+    params(("id" = uuid::Uuid, Path, description = "The game id.")),
+    responses((status = 200, description = "The record.", body = GameRecord))
+)]
+#[allow(dead_code)]
+fn get_game() {}
+
+/// Every position of a finished game, recomputed by the rules crate.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/replay",
+    params(("id" = uuid::Uuid, Path, description = "The game id.")),
+    responses(
+        (status = 200, description = "The positions.", body = Replay),
+        (status = 500, description = "The stored game does not replay.", body = ApiError),
+    )
+)]
+#[allow(dead_code)]
+fn replay_game() {}
+
+/// A room's WebSocket (docs/protocol.md §2); without a WebSocket upgrade the answer is 400.
+#[utoipa::path(
+    get,
+    path = "/ws/rooms/{id}",
+    params(("id" = uuid::Uuid, Path, description = "The room id.")),
+    responses((status = 101, description = "Switched to the WebSocket protocol."))
+)]
+#[allow(dead_code)]
+fn websocket() {}
+
+/// Liveness: `ok` while the process serves.
+#[utoipa::path(
+    get,
+    path = "/healthz",
+    responses((status = 200, description = "Live.", body = String, content_type = "text/plain"))
+)]
+#[allow(dead_code)]
+fn healthz() {}
+
+/// Readiness: the store answers and the server is not draining.
+#[utoipa::path(
+    get,
+    path = "/readyz",
+    responses(
+        (status = 200, description = "Ready.", body = String, content_type = "text/plain"),
+        (status = 503, description = "Not ready.", body = String, content_type = "text/plain"),
+    )
+)]
+#[allow(dead_code)]
+fn readyz() {}
+
+/// This document.
+#[utoipa::path(
+    get,
+    path = "/api/openapi.json",
+    responses((status = 200, description = "The OpenAPI document.", body = Object))
+)]
+#[allow(dead_code)]
+fn openapi_json() {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_document_names_every_route_and_every_error_code() {
+        let json = serde_json::to_value(document()).unwrap();
+        assert!(json["openapi"].as_str().unwrap().starts_with("3.1"));
+        for path in [
+            "/api/rooms",
+            "/api/rooms/{id}",
+            "/api/quick-match",
+            "/api/games",
+            "/api/games/{id}",
+            "/api/games/{id}/replay",
+        ] {
+            assert!(json["paths"][path].is_object(), "{path} missing");
+        }
+        let codes = &json["components"]["schemas"]["ErrorCode"]["enum"];
+        assert!(codes.as_array().unwrap().iter().any(|c| c == "store_unavailable"));
+        assert!(codes.as_array().unwrap().iter().any(|c| c == "not_your_turn"));
+        let created = &json["paths"]["/api/rooms"]["post"]["responses"];
+        assert!(created["201"].is_object() && created["415"].is_object());
+    }
+}
