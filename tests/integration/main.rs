@@ -17,6 +17,7 @@ mod hint;
 mod hostile;
 mod limits;
 mod local;
+mod names;
 mod ops;
 mod persistence;
 mod play;

@@ -99,7 +99,7 @@ pub struct RoomStatus {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct QuickMatchRequest {
-    /// The display name.
+    /// The display name; it must parse as a [`crate::name::PlayerName`].
     pub name: String,
     /// The player's dice seed.
     #[serde(default)]

@@ -7,6 +7,7 @@
 //! - [`error`]: stable error codes and WebSocket close codes.
 //! - [`api`]: the HTTP API's bodies.
 //! - [`record`]: the record of a finished game.
+//! - [`name`]: what a player's display name may contain ([`name::PlayerName`]).
 //!
 //! `docs/protocol.md` describes all of it with an example per message.
 #![forbid(unsafe_code)]
@@ -15,6 +16,7 @@ pub mod api;
 pub mod client;
 pub mod error;
 pub mod events;
+pub mod name;
 pub mod record;
 pub mod server;
 pub mod snapshot;

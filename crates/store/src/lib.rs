@@ -56,7 +56,7 @@ use futures_util::future::{BoxFuture, FutureExt};
 use uuid::Uuid;
 
 pub use memory::MemoryStore;
-pub use outbox::{Outbox, OutboxError, OutboxHandle, OutboxOptions};
+pub use outbox::{Outbox, OutboxError, OutboxHandle, OutboxOptions, REJECTED_METRIC};
 pub use postgres::PostgresStore;
 pub use query::{Cursor, DEFAULT_LIMIT, MAX_LIMIT};
 pub use sqlite::SqliteStore;

@@ -20,6 +20,7 @@ use std::time::Duration;
 use aeroplane_bot::Level;
 use aeroplane_dice::ClientSeed;
 use aeroplane_protocol::client::{Act, ClientMessage, Join, MovePlane, Request, Role};
+use aeroplane_protocol::name::PlayerName;
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_protocol::snapshot::{RoomPhase, Snapshot};
 use aeroplane_rules::{Colour, Game, Phase};
@@ -64,7 +65,7 @@ pub fn open_computer(
     let bot = Bot::new(computer, token.clone(), choice_seed()?, &context);
     setup.seats.push(SeatSetup {
         colour: computer.colour,
-        name: NAME.to_owned(),
+        name: PlayerName::parse(NAME).expect("the computer's name is a name"),
         client_seed,
         token,
     });

@@ -348,7 +348,7 @@ fn force_to_disk(file: &File) -> io::Result<()> {
 fn setup_of(room: &Room) -> Option<Setup> {
     let seat = |colour: Colour| {
         room.seat(colour).map(|seat| SavedSeat {
-            name: seat.name.clone(),
+            name: seat.name.to_string(),
             token: seat.token.as_str().to_owned(),
             client_seed: seat.client_seed.as_str().to_owned(),
         })

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use aeroplane_dice::{ClientSeed, DieStream, GameKey, ServerSeed};
 use aeroplane_protocol::events::{Reveal, wire_events};
+use aeroplane_protocol::name::PlayerName;
 use aeroplane_protocol::record::{LoggedAction, Mode};
 use aeroplane_rules::{Action, Colour};
 use tokio::sync::mpsc;
@@ -163,7 +164,7 @@ fn restore(path: &Path, context: &RoomContext) -> Result<RoomHandle, RestoreErro
     let seat = |colour: Colour, saved: &SavedSeat| -> Result<SeatSetup, RestoreError> {
         Ok(SeatSetup {
             colour,
-            name: saved.name.clone(),
+            name: PlayerName::parse(&saved.name).unwrap_or_else(|_| PlayerName::lossy(&saved.name)),
             client_seed: ClientSeed::new(saved.client_seed.clone())
                 .map_err(|_| bad("client seed"))?,
             token: SeatToken::from_saved(saved.token.clone()),
