@@ -26,6 +26,7 @@ mod reconnect;
 mod resign;
 mod restart;
 mod restored;
+mod room_limits;
 mod secrecy;
 mod soak;
 mod spectator;

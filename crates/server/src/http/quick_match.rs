@@ -22,6 +22,7 @@ use uuid::Uuid;
 
 use crate::app::AppState;
 use crate::error::HttpError;
+use crate::limits::ClientAddr;
 use crate::room::{self, SeatSetup};
 use crate::token::SeatToken;
 
@@ -78,8 +79,11 @@ impl Matchmaker {
     }
 }
 
+/// Every request counts as a room opened by its address (`--rooms-per-address-per-minute`),
+/// paired or not, and is refused while the server has `--max-rooms` open: each pair opens one.
 async fn quick_match(
     State(state): State<AppState>,
+    ClientAddr(address): ClientAddr,
     body: Bytes,
 ) -> Result<Json<QuickMatched>, HttpError> {
     let request: QuickMatchRequest = serde_json::from_slice(&body).map_err(|error| {
@@ -89,6 +93,10 @@ async fn quick_match(
         .map_err(|error| HttpError::bad_request(ErrorCode::BadField, error.to_string()))?;
     let client_seed = ClientSeed::new(request.client_seed.unwrap_or_default())
         .map_err(|error| HttpError::bad_request(ErrorCode::SeedTooLong, error.to_string()))?;
+    if let Err(refused) = state.limits.admit_room(&state.registry, address, false) {
+        tracing::info!(address = ?address, %refused, "refused a quick match");
+        return Err(refused.into());
+    }
     let matchmaker = &state.matchmaker;
     let ticket = matchmaker.next_ticket.fetch_add(1, Ordering::Relaxed);
     let (reply, mut answer) = oneshot::channel();

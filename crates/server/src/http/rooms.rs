@@ -47,11 +47,9 @@ async fn create(
     let request: CreateRoom = super::json_body(&body)?;
     let computer = computer_seat(&request)?;
     let turn_clock = turn_clock(&request)?;
-    if let Some(address) = address
-        && !state.limits.room_creations.try_create(address)
-    {
-        tracing::info!(%address, "refused a room: too many from this address");
-        return Err(HttpError::RateLimited);
+    if let Err(refused) = state.limits.admit_room(&state.registry, address, true) {
+        tracing::info!(address = ?address, %refused, "refused a room");
+        return Err(refused.into());
     }
     let server_seed = match request.test_server_seed {
         Some(hex) => test_seed(&hex)?,

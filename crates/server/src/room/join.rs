@@ -48,7 +48,6 @@ impl Room {
         };
         target.role = Some(joined);
         target.outbox.mark_joined();
-        self.retire_at = None;
         let colours = self.colours_of(joined);
         let token = colours
             .first()
@@ -245,6 +244,7 @@ impl Room {
         self.dice = Some(DieStream::new(key));
         self.started_at = Some(OffsetDateTime::now_utc());
         self.retire_at = None;
+        self.context.registry.started(self.id);
         // A seat taken in advance (quick match) whose player has not come yet starts its grace now.
         let deadline = Instant::now() + self.context.config.grace();
         for colour in Colour::ALL {

@@ -162,7 +162,8 @@ fn open_room(setup: RoomSetup, computer: Option<ComputerSeat>, context: RoomCont
         id: setup.id,
         inbox,
     };
-    context.registry.insert(handle.clone());
+    // Every room opens waiting; `start` tells the registry when its game starts.
+    context.registry.insert(handle.clone(), true);
     let room = task::build(setup, computer, context);
     task::launch(room, commands);
     handle

@@ -72,7 +72,8 @@ pub(super) fn build(
     }
     room.start();
     if !room.is_live() {
-        room.retire_at = Some(Instant::now() + room.context.config.idle_room_ttl());
+        // A room waits for its game this long after it opened, whoever is connected.
+        room.retire_at = Some(Instant::now() + room.context.config.waiting_room_ttl());
     }
     room
 }
@@ -130,22 +131,6 @@ impl Room {
             RoomCommand::Status { reply } => {
                 let _ = reply.send(self.status());
             }
-        }
-        self.plan_idle_retirement();
-    }
-
-    /// A room where no game is live and nobody is connected closes after a while.
-    fn plan_idle_retirement(&mut self) {
-        if self.game.is_over() || self.is_live() {
-            return;
-        }
-        // The bot of a computer room is always there; only people keep a room open.
-        if self.conns.keys().all(|conn| *conn == super::BOT_CONN) {
-            if self.retire_at.is_none() {
-                self.retire_at = Some(Instant::now() + self.context.config.idle_room_ttl());
-            }
-        } else {
-            self.retire_at = None;
         }
     }
 

@@ -13,6 +13,7 @@ use aeroplane_dice::{ClientSeed, DieStream, GameKey, ServerSeed};
 use aeroplane_protocol::events::{Reveal, wire_events};
 use aeroplane_protocol::name::PlayerName;
 use aeroplane_protocol::record::{LoggedAction, Mode};
+use aeroplane_protocol::snapshot::RoomPhase;
 use aeroplane_rules::{Action, Colour};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
@@ -248,7 +249,9 @@ fn restore(path: &Path, context: &RoomContext) -> Result<RoomHandle, RestoreErro
         room.journal();
     }
     let handle = RoomHandle { id: room.id, inbox };
-    context.registry.insert(handle.clone());
+    context
+        .registry
+        .insert(handle.clone(), room.phase() == RoomPhase::Waiting);
     task::relaunch(room, commands);
     if let Some(bot) = bot.filter(|_| !over) {
         bot.spawn(&handle);
