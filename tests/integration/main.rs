@@ -7,6 +7,7 @@ mod child;
 mod client;
 mod clock;
 mod computer;
+mod data_dir;
 mod db;
 mod deploy;
 mod draw;

@@ -282,7 +282,7 @@ fn write_durably(dir: &Path, id: Uuid, bytes: &[u8]) -> Result<(), OutboxError> 
         "{id}.{}.tmp",
         TEMPORARY.fetch_add(1, Ordering::Relaxed)
     ));
-    let mut file = File::create(&temporary).map_err(io_error(&temporary))?;
+    let mut file = crate::private::create_file(&temporary).map_err(io_error(&temporary))?;
     file.write_all(bytes).map_err(io_error(&temporary))?;
     file.sync_all().map_err(io_error(&temporary))?;
     drop(file);
@@ -310,8 +310,8 @@ fn remove(dir: &Path, id: Uuid) {
 /// Moves `name` into the subdirectory `aside` of `dir`, keeping it for a person to look at.
 fn set_aside(dir: &Path, name: &str, aside: &str) {
     let target = dir.join(aside);
-    let moved =
-        fs::create_dir_all(&target).and_then(|()| fs::rename(dir.join(name), target.join(name)));
+    let moved = crate::private::create_dir_all(&target)
+        .and_then(|()| fs::rename(dir.join(name), target.join(name)));
     if let Err(error) = moved {
         tracing::error!(%error, file = name, "outbox: cannot move a file aside");
     }
@@ -348,7 +348,7 @@ fn retry_rejected(dir: &Path) {
 /// Creates `dir` if needed, moves the rejected records back, removes temporary files of unfinished submits and reads the records
 /// left there, oldest first.
 fn load(dir: &Path) -> Result<Vec<GameRecord>, OutboxError> {
-    fs::create_dir_all(dir).map_err(io_error(dir))?;
+    crate::private::create_dir_all(dir).map_err(io_error(dir))?;
     retry_rejected(dir);
     let mut found = Vec::new();
     for entry in fs::read_dir(dir).map_err(io_error(dir))? {

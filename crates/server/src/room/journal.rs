@@ -190,7 +190,7 @@ impl Journal {
         let mut text = line(&Line::Setup(Box::new(setup.clone())));
         let (lines, written) = Written::default().lines_for(room);
         text.push_str(&lines);
-        let mut file = File::create(&temporary)?;
+        let mut file = aeroplane_store::private::create_file(&temporary)?;
         file.write_all(text.as_bytes())?;
         drop(file);
         fs::rename(&temporary, &path)?;
@@ -244,7 +244,7 @@ pub struct Journals {
 impl Journals {
     /// Journals kept in `dir` (created if missing).
     pub fn open(dir: PathBuf) -> io::Result<Arc<Journals>> {
-        fs::create_dir_all(&dir)?;
+        aeroplane_store::private::create_dir_all(&dir)?;
         let dir_handle = File::open(&dir)?;
         Ok(Arc::new(Journals {
             dir,
