@@ -108,6 +108,12 @@ fn joiner(c: char) -> bool {
     matches!(c, '\u{200C}' | '\u{200D}')
 }
 
+/// Whether names may not hold `c` (see the module docs). Terminal clients escape the same
+/// characters in whatever they print.
+pub fn forbidden_in_names(c: char) -> bool {
+    forbidden(c)
+}
+
 /// Whether names may not hold `c`.
 fn forbidden(c: char) -> bool {
     c.is_control()
