@@ -34,3 +34,4 @@ mod spectator;
 mod support;
 mod timeouts;
 mod undo;
+mod waiting_restart;

@@ -1,11 +1,14 @@
 //! The journal of a live game: what a restart needs to bring the game back exactly.
 //!
-//! Each live game (online, computer and local rooms alike) has a file
-//! `<data_dir>/rooms/<room id>.jsonl`. Its first line is the setup: the mode, the seats with
-//! names, tokens and client seeds (a local room's one player holds both seats with one token),
-//! the server seed and its commitment, when the room was created and the game started, the
-//! computer's colour and level in a computer room, and the turn clock's length if the room has
-//! one. Every further line is one accepted action (the same [`LoggedAction`] the game record
+//! Each open room whose game is not over (online, computer and local rooms alike, waiting for
+//! players or playing) has a file `<data_dir>/rooms/<room id>.jsonl`. Its first line is the
+//! setup: the mode, the seats taken so far with names, tokens and client seeds (a local room's
+//! one player holds both seats with one token), the server seed and its commitment, when the
+//! room was created and (once it has) the game started, the computer's colour and level in a
+//! computer room, and the turn clock's length if the room has one. While the room waits for
+//! players, the setup is rewritten whole (atomically) whenever a seat is taken and when the game
+//! starts, so the invite link and the seat token of a waiting player work after a restart too;
+//! a waiting room that closes unplayed deletes its file. Every further line is one accepted action (the same [`LoggedAction`] the game record
 //! keeps), the list of undone events after an undo, or the turn clock's strikes and the actions
 //! it played, whenever those change. An action's line is written (`write(2)`, no fsync) before
 //! its events are sent, so a killed process loses nothing that anyone saw; the journals are
@@ -26,8 +29,10 @@
 //! outbox. The file is deleted once the finished game's record is in the outbox.
 //!
 //! The format is versioned by the setup's `version`: version 1 (online rooms only) has no
-//! computer, clock length or clock lines, and still restores; this server writes version 2 and
-//! rewrites a restored journal in it.
+//! computer, clock length or clock lines, and still restores; version 2 has both seats and the
+//! start time always (started games only); this server writes version 3, in which a waiting
+//! room's setup lacks the seats not yet taken and the start time, and rewrites a restored
+//! journal in it.
 
 mod restore;
 
@@ -50,7 +55,7 @@ use super::state::Room;
 use crate::metrics::RoomView;
 
 /// The journal format this server writes; it reads every version from 1 up to this one.
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 
 /// The first line of a journal.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -61,13 +66,21 @@ struct Setup {
     mode: Mode,
     #[serde(with = "time::serde::rfc3339")]
     created_at: OffsetDateTime,
-    #[serde(with = "time::serde::rfc3339")]
-    started_at: OffsetDateTime,
+    /// When the game started; absent while the room waits for players (since version 3).
+    #[serde(
+        default,
+        with = "time::serde::rfc3339::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    started_at: Option<OffsetDateTime>,
     /// The secret server seed, hex (the file is as secret as the seat tokens).
     server_seed: String,
     commitment: String,
-    red: SavedSeat,
-    yellow: SavedSeat,
+    /// The seats taken; a waiting room's may lack one or both (since version 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    red: Option<SavedSeat>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    yellow: Option<SavedSeat>,
     /// The computer's seat, in a computer room (since version 2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     computer: Option<SavedComputer>,
@@ -169,6 +182,8 @@ impl Written {
 #[derive(Debug)]
 struct Journal {
     path: PathBuf,
+    /// The setup line, while it is a waiting room's: it is rewritten when it changes.
+    waiting_setup: Option<String>,
     /// What the file holds.
     written: Written,
     /// Whether something was written since the last sync.
@@ -187,7 +202,9 @@ impl Journal {
     fn create(dir: &Path, setup: &Setup, room: &Room) -> io::Result<Journal> {
         let path = dir.join(format!("{}.jsonl", setup.id));
         let temporary = dir.join(format!("{}.jsonl.tmp", setup.id));
-        let mut text = line(&Line::Setup(Box::new(setup.clone())));
+        let setup_line = line(&Line::Setup(Box::new(setup.clone())));
+        let waiting_setup = setup.started_at.is_none().then(|| setup_line.clone());
+        let mut text = setup_line;
         let (lines, written) = Written::default().lines_for(room);
         text.push_str(&lines);
         let mut file = aeroplane_store::private::create_file(&temporary)?;
@@ -196,6 +213,7 @@ impl Journal {
         fs::rename(&temporary, &path)?;
         Ok(Journal {
             path,
+            waiting_setup,
             written,
             dirty: true,
         })
@@ -258,23 +276,32 @@ impl Journals {
         &self.dir
     }
 
-    /// Brings the journal of `room` up to date: creates it when the game has started, appends
-    /// new actions, undone events and the clock's count. Failures are logged; the game goes on
-    /// without its journal.
+    /// Brings the journal of `room` up to date: creates it when the room opens, rewrites a
+    /// waiting room's setup when a seat is taken or the game starts, appends new actions, undone
+    /// events and the clock's count. Failures are logged; the game goes on without its journal.
     fn write(&self, room: &Room) {
         let mut open = self.open.lock().expect("journal lock poisoned");
         let result = match open.get_mut(&room.id) {
-            Some(journal) => journal.catch_up(room),
-            None if room.dice.is_some() && !room.game.is_over() => {
-                let Some(setup) = setup_of(room) else { return };
-                Journal::create(&self.dir, &setup, room).map(|journal| {
+            Some(journal) if journal.waiting_setup.is_none() => journal.catch_up(room),
+            Some(journal) => {
+                let setup = setup_of(room);
+                if journal.waiting_setup.as_deref()
+                    == Some(&line(&Line::Setup(Box::new(setup.clone()))))
+                {
+                    journal.catch_up(room)
+                } else {
+                    Journal::create(&self.dir, &setup, room).map(|new| *journal = new)
+                }
+            }
+            None if !room.game.is_over() => {
+                Journal::create(&self.dir, &setup_of(room), room).map(|journal| {
                     open.insert(room.id, journal);
                 })
             }
             None => Ok(()),
         };
         if let Err(error) = result {
-            tracing::error!(%error, "cannot write the game's journal; a restart would lose it");
+            tracing::error!(%error, "cannot write the room's journal; a restart would lose it");
         }
     }
 
@@ -349,7 +376,7 @@ fn force_to_disk(file: &File) -> io::Result<()> {
     file.sync_data()
 }
 
-fn setup_of(room: &Room) -> Option<Setup> {
+fn setup_of(room: &Room) -> Setup {
     let seat = |colour: Colour| {
         room.seat(colour).map(|seat| SavedSeat {
             name: seat.name.to_string(),
@@ -357,22 +384,22 @@ fn setup_of(room: &Room) -> Option<Setup> {
             client_seed: seat.client_seed.as_str().to_owned(),
         })
     };
-    Some(Setup {
+    Setup {
         version: VERSION,
         id: room.id,
         mode: room.mode,
         created_at: room.created_at,
-        started_at: room.started_at?,
+        started_at: room.started_at,
         server_seed: room.server_seed.to_hex(),
         commitment: room.commitment.to_string(),
-        red: seat(Colour::Red)?,
-        yellow: seat(Colour::Yellow)?,
+        red: seat(Colour::Red),
+        yellow: seat(Colour::Yellow),
         computer: room.assist.computer.map(|computer| SavedComputer {
             colour: computer.colour,
             level: computer.level.as_str().to_owned(),
         }),
         turn_clock_ms: room.clock.deadline_ms(),
-    })
+    }
 }
 
 impl Room {

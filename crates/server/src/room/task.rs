@@ -110,6 +110,11 @@ impl Room {
             self.account(before);
         }
         self.context.registry.remove(self.id);
+        if !shutting_down && self.phase() == aeroplane_protocol::snapshot::RoomPhase::Waiting {
+            // Closed unplayed: nothing to restore. (A finished game's journal goes once its
+            // record is in the outbox; a shutdown keeps every journal for the restart.)
+            self.context.journals.remove(self.id);
+        }
         let code = if shutting_down {
             CloseCode::ShuttingDown
         } else {
