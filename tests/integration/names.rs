@@ -153,3 +153,76 @@ async fn a_game_with_a_nul_in_a_client_seed_is_stored_exactly_in_postgres() {
 async fn a_game_with_a_nul_in_a_client_seed_is_stored_exactly_in_sqlite() {
     a_game_with_hostile_seeds_is_stored_exactly(StoreKind::Sqlite).await;
 }
+
+/// Sums every series of `metric` in a Prometheus text.
+fn metric_total(text: &str, metric: &str) -> f64 {
+    text.lines()
+        .filter(|line| line.starts_with(metric) && !line.starts_with('#'))
+        .filter_map(|line| line.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum()
+}
+
+#[tokio::test]
+async fn a_record_the_database_refuses_is_set_aside_logged_counted_and_never_dropped() {
+    // What an older server could leave in the outbox: a finished game whose name holds a NUL.
+    let mut record: Option<GameRecord> = None;
+    let Some(app) = spawn_app_on(StoreKind::Postgres, |config| {
+        let game: GameRecord = serde_json::from_value(serde_json::json!({
+            "id": uuid::Uuid::new_v4(),
+            "ruleset": "plyyard",
+            "mode": "online",
+            "created_at": "2026-01-01T00:00:00Z",
+            "started_at": "2026-01-01T00:00:01Z",
+            "ended_at": "2026-01-01T00:00:02Z",
+            "players": {
+                "red": { "name": "Ann\u{0}", "kind": "human" },
+                "yellow": { "name": "Bob", "kind": "human" }
+            },
+            "result": { "winner": "red", "reason": "resigned" },
+            "rolls": 0,
+            "moves": 0,
+            "actions": [],
+            "fairness": {
+                "scheme": "v1",
+                "commitment": "00",
+                "server_seed": "00",
+                "red_seed": "",
+                "yellow_seed": ""
+            }
+        }))
+        .expect("a record");
+        let outbox = config.data_dir.join("outbox");
+        std::fs::create_dir_all(&outbox).unwrap();
+        let file = outbox.join(format!("{}.json", game.id));
+        std::fs::write(file, serde_json::to_vec(&game).unwrap()).unwrap();
+        record = Some(game);
+    })
+    .await
+    else {
+        return;
+    };
+    let record = record.unwrap();
+    let rejected = app
+        .data_dir()
+        .join("outbox")
+        .join("rejected")
+        .join(format!("{}.json", record.id));
+    let deadline = tokio::time::Instant::now() + crate::support::TIMEOUT;
+    while !rejected.is_file() {
+        assert!(tokio::time::Instant::now() < deadline, "never set aside");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let text = app
+        .http
+        .get(app.url("/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        metric_total(&text, aeroplane_store::REJECTED_METRIC) >= 1.0,
+        "counted:\n{text}"
+    );
+}
