@@ -1,4 +1,5 @@
-//! The journal of a live game: what a restart needs to bring the game back exactly.
+//! The journal of an open room: what a restart needs to bring the room and its game back
+//! exactly.
 //!
 //! Each open room whose game is not over (online, computer and local rooms alike, waiting for
 //! players or playing) has a file `<data_dir>/rooms/<room id>.jsonl`. Its first line is the
@@ -8,9 +9,9 @@
 //! computer room, and the turn clock's length if the room has one. While the room waits for
 //! players, the setup is rewritten whole (atomically) whenever a seat is taken and when the game
 //! starts, so the invite link and the seat token of a waiting player work after a restart too;
-//! a waiting room that closes unplayed deletes its file. Every further line is one accepted action (the same [`LoggedAction`] the game record
-//! keeps), the list of undone events after an undo, or the turn clock's strikes and the actions
-//! it played, whenever those change. An action's line is written (`write(2)`, no fsync) before
+//! a waiting room that closes unplayed deletes its file. Every further line is one accepted
+//! action (the same [`LoggedAction`] the game record keeps), the list of undone events after an
+//! undo, or the turn clock's strikes and the actions it played, whenever those change. An action's line is written (`write(2)`, no fsync) before
 //! its events are sent, so a killed process loses nothing that anyone saw; the journals are
 //! synced to disk (on Linux by one `syncfs(2)` for all of them) every `--journal-sync-ms` and at
 //! shutdown, so a machine crash loses at most that much play.

@@ -1,4 +1,4 @@
-//! Rebuilding live games from their journals at start-up.
+//! Rebuilding open rooms (waiting or playing) from their journals at start-up.
 //!
 //! A journal is read line by line; a torn last line (a process killed mid-write) is ignored
 //! with everything after it, since everything before it stands. The room is then built as a new
@@ -123,9 +123,11 @@ fn read_lines(path: &Path) -> Result<Journaled, RestoreError> {
     })
 }
 
-/// Rebuilds one journaled game and opens its room:
+/// Rebuilds one journaled room and opens it:
 ///
 /// - the room is built with the journaled seats, the computer's seat and the turn clock's length;
+/// - a room that was waiting for players waits again (its seated players' tokens and seeds are
+///   back; it closes `--waiting-room-ttl-ms` from now if nobody comes), and the rest is skipped;
 /// - the actions are replayed through the rules crate (undone ones skipped) and the die stream
 ///   resumed after as many rolls as the log holds, undone rolls included;
 /// - every plane choice that stands and that undo may take back becomes an undo point again
@@ -161,20 +163,7 @@ fn restore(path: &Path, context: &RoomContext) -> Result<RoomHandle, RestoreErro
         }
     }
     let bot = computer
-        .map(|computer| {
-            let saved = match computer.colour {
-                Colour::Red => &setup.red,
-                Colour::Yellow => &setup.yellow,
-            };
-            let saved = saved
-                .as_ref()
-                .ok_or_else(|| bad("the computer has no seat"))?;
-            let token = SeatToken::from_saved(saved.token.clone());
-            // The choice seed only varies the `random` level; without entropy, the room id
-            // will do.
-            let seed = choice_seed().unwrap_or_else(|_| setup.id.as_u64_pair().0);
-            Ok::<_, RestoreError>(Bot::new(computer, token, seed, context))
-        })
+        .map(|computer| bot_of(&setup, computer, context))
         .transpose()?;
     let room_setup = RoomSetup {
         id: setup.id,
@@ -220,6 +209,25 @@ fn restore(path: &Path, context: &RoomContext) -> Result<RoomHandle, RestoreErro
         bot.spawn(&handle);
     }
     Ok(handle)
+}
+
+/// The computer player of a journaled computer room, with its journaled seat token.
+fn bot_of(
+    setup: &Setup,
+    computer: ComputerSeat,
+    context: &RoomContext,
+) -> Result<Bot, RestoreError> {
+    let saved = match computer.colour {
+        Colour::Red => &setup.red,
+        Colour::Yellow => &setup.yellow,
+    };
+    let saved = saved
+        .as_ref()
+        .ok_or_else(|| RestoreError::BadSetup("the computer has no seat".to_owned()))?;
+    let token = SeatToken::from_saved(saved.token.clone());
+    // The choice seed only varies the `random` level; without entropy, the room id will do.
+    let seed = choice_seed().unwrap_or_else(|_| setup.id.as_u64_pair().0);
+    Ok(Bot::new(computer, token, seed, context))
 }
 
 /// The computer's seat of a journaled computer room.
