@@ -2,6 +2,7 @@
 //! client's address, the server caps its open and waiting rooms, waiting rooms close long before
 //! started ones would, and live games' journals hold no file descriptors.
 
+use std::process::Command;
 use std::time::Duration;
 
 use aeroplane_protocol::api::ApiError;
@@ -144,4 +145,55 @@ async fn live_games_journals_hold_no_file_descriptors() {
         0,
         "a journal is opened for each write and closed again"
     );
+}
+
+/// Asks for a quick match twice at once at `server`, so the two requests pair into a new room
+/// whose game starts at once (and is journaled); answers the room id.
+async fn quick_pair(http: &reqwest::Client, server: &ServerProcess) -> uuid::Uuid {
+    let ask = |name: &str| {
+        http.post(server.url("/api/quick-match"))
+            .json(&serde_json::json!({ "name": name }))
+            .send()
+    };
+    let (first, second) = tokio::join!(ask("Ann"), ask("Bob"));
+    let (first, second) = (first.unwrap(), second.unwrap());
+    assert_eq!(
+        (first.status().as_u16(), second.status().as_u16()),
+        (200, 200)
+    );
+    let matched: aeroplane_protocol::api::QuickMatched = first.json().await.unwrap();
+    matched.room_id
+}
+
+#[tokio::test]
+async fn many_live_games_never_bring_the_server_to_its_descriptor_limit() {
+    // Issue 20: with `ulimit -n 1024`, 1,200 quick-match rooms held a journal descriptor each;
+    // accepting failed with `Too many open files` and journals could not be written. Here the
+    // limit is 128 and one client (whose room limit is lifted) starts 200 games.
+    let data = tempfile::tempdir().unwrap();
+    let server = ServerProcess::start(
+        data.path(),
+        None,
+        &["--rooms-per-address-per-minute", "100000"],
+    );
+    let limited = Command::new("prlimit")
+        .args(["--nofile=128:128", "--pid", &server.pid().to_string()])
+        .status()
+        .expect("prlimit runs");
+    assert!(limited.success());
+    let http = reqwest::Client::new();
+    for _ in 0..200 {
+        quick_pair(&http, &server).await;
+    }
+    let journals = std::fs::read_dir(data.path().join("rooms"))
+        .unwrap()
+        .count();
+    assert_eq!(journals, 200, "every live game is journaled");
+
+    // The server still takes new connections and plays.
+    let room = create_room(&http, &server).await;
+    let (mut red, _yellow) = seat_both(&server, room.id).await;
+    red.roll().await;
+    red.recv_until(|m| matches!(m, ServerMessage::Rolled(_)))
+        .await;
 }
