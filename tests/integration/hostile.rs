@@ -220,6 +220,15 @@ async fn a_corpus_of_bad_frames_gets_its_codes_and_the_game_beside_it_plays_on()
         expect_refused(&mut stranger, near, ErrorCode::BadToken).await;
         let half = player_join("Mallory", None, Some(red_token[..32].into()), None);
         expect_refused(&mut stranger, half, ErrorCode::BadToken).await;
+        // A name no player may have takes no seat (issue 20): control characters, escapes,
+        // bidi overrides, invisible characters.
+        for (what, name) in crate::names::hostile_names() {
+            let join = player_join(&name, None, None, None);
+            let ServerMessage::Error(error) = stranger.join(join).await else {
+                panic!("{what}: a hostile name was accepted");
+            };
+            assert_eq!(error.code, ErrorCode::BadField, "{what}");
+        }
 
         // Nothing changed: the same position and event number.
         let after = red.sync().await;

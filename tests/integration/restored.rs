@@ -334,15 +334,15 @@ async fn a_version_1_journal_of_an_online_room_still_restores() {
 
     let path = data.path().join("rooms").join(format!("{}.jsonl", room.id));
     let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.starts_with("{\"setup\":{\"version\":2,"), "{text}");
+    assert!(text.starts_with("{\"setup\":{\"version\":3,"), "{text}");
     assert!(!text.contains("turn_clock_ms") && !text.contains("computer"));
-    std::fs::write(&path, text.replacen("\"version\":2", "\"version\":1", 1)).unwrap();
+    std::fs::write(&path, text.replacen("\"version\":3", "\"version\":1", 1)).unwrap();
 
     let server = ServerProcess::start(data.path(), None, &FAST);
     let (mut red, mut yellow) = rejoin(&server, room.id, &tokens.0, &tokens.1, &before).await;
     let rewritten = std::fs::read_to_string(&path).unwrap();
     assert!(
-        rewritten.starts_with("{\"setup\":{\"version\":2,"),
+        rewritten.starts_with("{\"setup\":{\"version\":3,"),
         "a restored journal is rewritten in the current format"
     );
     let over = play_to_end_from(turn, &mut red, &mut yellow, |_| {}).await;

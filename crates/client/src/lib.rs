@@ -2,6 +2,7 @@
 //!
 //! - [`verify_record`]: check a finished game's dice and moves without trusting the server.
 //! - [`render`]: the board as text for a terminal.
+//! - [`terminal`]: text from the server made safe to print ([`terminal::escape`]).
 //! - [`Api`]: the server's HTTP API (rooms, quick match, stored games).
 //! - [`Client`]: a WebSocket connection to one room: join as a player or spectator, typed
 //!   messages, actions with `seen` filled in, [`Client::wait_my_turn`], automatic reconnection
@@ -14,6 +15,7 @@
 mod api;
 mod client;
 pub mod render;
+pub mod terminal;
 mod verify;
 
 /// The computer's levels, which [`Api::create_computer_room`] takes.

@@ -12,6 +12,8 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 
 use aeroplane_protocol::server::ServerMessage;
+
+use crate::terminal::escape;
 use aeroplane_rules::board::LAST_RING_PROGRESS;
 use aeroplane_rules::{Colour, Game, PassReason, Phase, Plane, PlaneSet, Position, RingIndex};
 
@@ -153,7 +155,9 @@ pub fn describe(message: &ServerMessage) -> Option<String> {
             .join(", ")
     };
     let text = match message {
-        ServerMessage::PlayerConnected(m) => format!("{} sits down as {}", m.name, m.colour),
+        ServerMessage::PlayerConnected(m) => {
+            format!("{} sits down as {}", escape(&m.name), m.colour)
+        }
         ServerMessage::PlayerDisconnected(m) => {
             format!(
                 "{} lost the connection; the seat is held {} s",
@@ -330,6 +334,17 @@ fn ring_cell(square: RingIndex) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn watch_and_play_describe_a_hostile_name_escaped() {
+        let message = ServerMessage::PlayerConnected(aeroplane_protocol::server::PlayerConnected {
+            event: 1,
+            colour: Colour::Red,
+            name: "\u{1b}]0;owned\u{7}".to_owned(),
+        });
+        let text = describe(&message).unwrap();
+        assert_eq!(text, "\\u{1b}]0;owned\\u{7} sits down as Red");
+    }
 
     #[test]
     fn the_ring_visits_fifty_two_distinct_touching_squares_in_a_loop() {

@@ -101,7 +101,7 @@ pub struct RoomStatus {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct QuickMatchRequest {
-    /// The display name.
+    /// The display name; it must parse as a [`crate::name::PlayerName`].
     pub name: String,
     /// The player's dice seed.
     #[serde(default)]

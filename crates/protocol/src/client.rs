@@ -79,7 +79,7 @@ pub struct Join {
     pub id: Option<u64>,
     /// Player or spectator.
     pub role: Role,
-    /// The display name (1 to 32 characters after trimming).
+    /// The display name; a player's must parse as a [`crate::name::PlayerName`].
     pub name: String,
     /// The colour asked for; any free seat when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -63,6 +63,9 @@ pub enum ErrorCode {
     TooManyConnections,
     /// The room admits no more spectators.
     TooManySpectators,
+    /// HTTP: the server has `--max-rooms` rooms open, or `--max-waiting-rooms` rooms waiting for
+    /// players (503); try again later, or join a waiting room.
+    TooManyRooms,
     /// HTTP: the server is shutting down and opens no new rooms or connections (503).
     Draining,
     /// HTTP: a browser page from an origin not in `--allowed-origins` (403, before the upgrade).
@@ -85,7 +88,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every protocol code that is not a rules code, for documentation and tests.
-    pub const PROTOCOL: [ErrorCode; 33] = [
+    pub const PROTOCOL: [ErrorCode; 34] = [
         ErrorCode::Malformed,
         ErrorCode::UnknownType,
         ErrorCode::BadField,
@@ -111,6 +114,7 @@ impl ErrorCode {
         ErrorCode::RateLimited,
         ErrorCode::TooManyConnections,
         ErrorCode::TooManySpectators,
+        ErrorCode::TooManyRooms,
         ErrorCode::Draining,
         ErrorCode::OriginNotAllowed,
         ErrorCode::NotFound,
@@ -149,6 +153,7 @@ impl ErrorCode {
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::TooManyConnections => "too_many_connections",
             ErrorCode::TooManySpectators => "too_many_spectators",
+            ErrorCode::TooManyRooms => "too_many_rooms",
             ErrorCode::Draining => "draining",
             ErrorCode::OriginNotAllowed => "origin_not_allowed",
             ErrorCode::NotFound => "not_found",

@@ -8,6 +8,7 @@
 //! - [`error`]: stable error codes and WebSocket close codes.
 //! - [`api`]: the HTTP API's bodies.
 //! - [`record`]: the record of a finished game.
+//! - [`name`]: what a player's display name may contain ([`name::PlayerName`]).
 //!
 //! `docs/protocol.md` describes all of it with an example per message.
 #![forbid(unsafe_code)]
@@ -17,6 +18,7 @@ pub mod client;
 pub mod error;
 pub mod events;
 pub mod follow;
+pub mod name;
 pub mod openapi;
 pub mod record;
 pub mod server;

@@ -200,6 +200,7 @@ pub async fn serve(config: Config, store: Arc<dyn GameStore>) -> anyhow::Result<
     crate::metrics::handle();
     let store: Arc<dyn GameStore> = Arc::new(MeteredStore::new(store));
     let data_dir = config.data_dir.clone();
+    aeroplane_store::prepare_data_dir(&data_dir).context("the data directory is not usable")?;
     let (outbox, _writer) = Outbox::start(
         data_dir.join("outbox"),
         store.clone(),

@@ -64,13 +64,35 @@ pub struct Config {
     #[arg(long, env = "AEROPLANE_MAX_CONNECTIONS", default_value_t = 10_000)]
     pub max_connections: usize,
 
-    /// Rooms one client address may create per minute (`POST /api/rooms`); more answer 429.
+    /// Rooms one client address may open per minute, every way of opening one counted: `POST
+    /// /api/rooms` (online, computer and local rooms) and each `POST /api/quick-match` request.
+    /// More answer 429 `rate_limited`.
     #[arg(
         long,
         env = "AEROPLANE_ROOMS_PER_ADDRESS_PER_MINUTE",
         default_value_t = 30
     )]
     pub rooms_per_address_per_minute: usize,
+
+    /// Rooms open on the server in all (waiting, playing or finished); a request that would open
+    /// one more answers 503 `too_many_rooms`.
+    #[arg(long, env = "AEROPLANE_MAX_ROOMS", default_value_t = 10_000)]
+    pub max_rooms: usize,
+
+    /// Rooms waiting for their second player (or, in a computer or local room, their player) in
+    /// all; a request that would open one more answers 503 `too_many_rooms`.
+    #[arg(long, env = "AEROPLANE_MAX_WAITING_ROOMS", default_value_t = 1_000)]
+    pub max_waiting_rooms: usize,
+
+    /// How many leading bits of an IPv6 address make one client for the per-address limits (a
+    /// home or a cloud machine usually holds a whole /64). IPv4 addresses count one by one.
+    #[arg(long, env = "AEROPLANE_IPV6_PREFIX_LEN", default_value_t = 64, value_parser = clap::value_parser!(u8).range(1..=128))]
+    pub ipv6_prefix_len: u8,
+
+    /// How long a room waits for its game to start, in ms: a room whose seats are not both
+    /// taken this long after it opened closes (1000 `room_closed`), whoever is connected.
+    #[arg(long, env = "AEROPLANE_WAITING_ROOM_TTL_MS", default_value_t = 600_000)]
+    pub waiting_room_ttl_ms: u64,
 
     /// Spectators one room admits; more are refused with `too_many_spectators`.
     #[arg(long, env = "AEROPLANE_MAX_SPECTATORS", default_value_t = 64)]
@@ -130,7 +152,8 @@ pub struct Config {
     )]
     pub finished_room_ttl_ms: u64,
 
-    /// How long a room in which nobody is connected and no game is live lives on, in ms.
+    /// How long the one player of a local room may stay away from a started game before the
+    /// colour to act abandons, in ms (a waiting room closes after `--waiting-room-ttl-ms`).
     #[arg(long, env = "AEROPLANE_IDLE_ROOM_TTL_MS", default_value_t = 1_800_000)]
     pub idle_room_ttl_ms: u64,
 
@@ -278,6 +301,11 @@ impl Config {
         Duration::from_millis(self.finished_room_ttl_ms)
     }
 
+    /// How long a room waits for its game to start.
+    pub fn waiting_room_ttl(&self) -> Duration {
+        Duration::from_millis(self.waiting_room_ttl_ms)
+    }
+
     /// How long an idle room stays open.
     pub fn idle_room_ttl(&self) -> Duration {
         Duration::from_millis(self.idle_room_ttl_ms)
@@ -382,6 +410,7 @@ mod tests {
             ("--database-url", "mysql://db"),
             ("--allowed-origins", "example.org"),
             ("--journal-sync-ms", "0"),
+            ("--ipv6-prefix-len", "129"),
         ] {
             let error = Config::try_parse_from(["aeroplane-server", flag, value])
                 .expect_err(flag)

@@ -40,6 +40,9 @@ pub enum HttpError {
     /// This address created too many rooms in the last minute (429 `rate_limited`).
     #[error("too many rooms created from this address; try again in a minute")]
     RateLimited,
+    /// The server has too many rooms open or waiting (503 `too_many_rooms`).
+    #[error("{0}")]
+    TooManyRooms(crate::limits::RoomRefused),
     /// Too many WebSockets open from this address (429) or on the server (503).
     #[error("{0}")]
     TooManyConnections(crate::limits::ConnectionRefused),
@@ -99,6 +102,11 @@ impl IntoResponse for HttpError {
             HttpError::RateLimited => (
                 StatusCode::TOO_MANY_REQUESTS,
                 ErrorCode::RateLimited,
+                self.to_string(),
+            ),
+            HttpError::TooManyRooms(_) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                ErrorCode::TooManyRooms,
                 self.to_string(),
             ),
             HttpError::TooManyConnections(refused) => {

@@ -1,6 +1,10 @@
 //! Limits that keep one client from starving the others: a token bucket per connection, counts
-//! of open connections (per client address and in total) held by RAII guards, and a count of
-//! rooms created per address per minute.
+//! of open connections (per client address and in total) held by RAII guards, a count of rooms
+//! opened per address per minute, and caps on the rooms open (and waiting) on the server.
+//!
+//! A "client address" for the per-address limits is an IPv4 address, or the IPv6 prefix of
+//! `--ipv6-prefix-len` bits (a /64 by default): one machine usually holds a whole /64, so
+//! counting exact IPv6 addresses would let it open rooms without limit ([`client_key`]).
 //!
 //! The locks here guard small maps only and are never held across `.await`.
 
@@ -15,6 +19,7 @@ use axum::http::request::Parts;
 use tokio::time::Instant;
 
 use crate::config::Config;
+use crate::registry::Registry;
 
 /// The client's address, when the server knows it (every request [`crate::serve`] serves).
 ///
@@ -32,6 +37,19 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
             .get::<ConnectInfo<SocketAddr>>()
             .map(|ConnectInfo(address)| address.ip().to_canonical());
         Ok(ClientAddr(address))
+    }
+}
+
+/// The key one client is counted under: an IPv4 address as it is, an IPv6 address cut to its
+/// first `ipv6_prefix_len` bits. (IPv4-mapped IPv6 addresses arrive as IPv4, see [`ClientAddr`].)
+pub fn client_key(address: IpAddr, ipv6_prefix_len: u8) -> IpAddr {
+    match address {
+        IpAddr::V4(_) => address,
+        IpAddr::V6(v6) => {
+            let bits = u32::from(ipv6_prefix_len.min(128));
+            let mask = u128::MAX.checked_shl(128 - bits).unwrap_or(0);
+            IpAddr::V6((u128::from(v6) & mask).into())
+        }
     }
 }
 
@@ -84,6 +102,7 @@ pub enum ConnectionRefused {
 /// The open WebSocket connections, per client address and in total.
 #[derive(Debug)]
 pub struct Connections {
+    ipv6_prefix_len: u8,
     per_address: usize,
     total: usize,
     open: Mutex<(HashMap<IpAddr, usize>, usize)>,
@@ -97,9 +116,16 @@ pub struct ConnectionGuard {
 }
 
 impl Connections {
-    /// Counts with these limits.
+    /// Counts with these limits, IPv6 clients by their `/128` address; see
+    /// [`Connections::by_prefix`].
     pub fn new(per_address: usize, total: usize) -> Connections {
+        Connections::by_prefix(per_address, total, 128)
+    }
+
+    /// Counts with these limits, IPv6 clients by their prefix of `ipv6_prefix_len` bits.
+    pub fn by_prefix(per_address: usize, total: usize, ipv6_prefix_len: u8) -> Connections {
         Connections {
+            ipv6_prefix_len,
             per_address,
             total,
             open: Mutex::new((HashMap::new(), 0)),
@@ -111,6 +137,7 @@ impl Connections {
         self: &Arc<Self>,
         address: IpAddr,
     ) -> Result<ConnectionGuard, ConnectionRefused> {
+        let address = client_key(address, self.ipv6_prefix_len);
         let mut open = self.open.lock().expect("connections lock poisoned");
         let (per_address, total) = &mut *open;
         if *total >= self.total {
@@ -152,9 +179,10 @@ impl Drop for ConnectionGuard {
     }
 }
 
-/// Rooms created per client address in the last minute (a sliding window).
+/// Rooms opened per client address in the last minute (a sliding window).
 #[derive(Debug)]
 pub struct RoomCreations {
+    ipv6_prefix_len: u8,
     per_minute: usize,
     recent: Mutex<HashMap<IpAddr, Vec<Instant>>>,
 }
@@ -163,9 +191,10 @@ pub struct RoomCreations {
 const WINDOW: Duration = Duration::from_secs(60);
 
 impl RoomCreations {
-    /// Counts with this limit.
-    pub fn new(per_minute: usize) -> RoomCreations {
+    /// Counts with this limit, IPv6 clients by their prefix of `ipv6_prefix_len` bits.
+    pub fn new(per_minute: usize, ipv6_prefix_len: u8) -> RoomCreations {
         RoomCreations {
+            ipv6_prefix_len,
             per_minute,
             recent: Mutex::new(HashMap::new()),
         }
@@ -174,6 +203,7 @@ impl RoomCreations {
     /// Records a room creation by `address`, or refuses it when the address has created
     /// `per_minute` rooms in the last minute.
     pub fn try_create(&self, address: IpAddr) -> bool {
+        let address = client_key(address, self.ipv6_prefix_len);
         let now = Instant::now();
         let mut recent = self.recent.lock().expect("room creations lock poisoned");
         // Forget addresses whose window has passed, so the map stays small.
@@ -190,24 +220,85 @@ impl RoomCreations {
     }
 }
 
+/// Why a new room was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RoomRefused {
+    /// This client opened `--rooms-per-address-per-minute` rooms in the last minute (429).
+    #[error("too many rooms opened from this address; try again in a minute")]
+    PerAddress,
+    /// The server has `--max-rooms` rooms open (503).
+    #[error("the server has too many open rooms; try again later")]
+    Rooms,
+    /// The server has `--max-waiting-rooms` rooms waiting for players (503).
+    #[error("the server has too many rooms waiting for players; join one or try again later")]
+    WaitingRooms,
+}
+
+impl From<RoomRefused> for crate::error::HttpError {
+    fn from(refused: RoomRefused) -> Self {
+        match refused {
+            RoomRefused::PerAddress => crate::error::HttpError::RateLimited,
+            refused => crate::error::HttpError::TooManyRooms(refused),
+        }
+    }
+}
+
 /// Every shared limit of the server.
 #[derive(Debug)]
 pub struct Limits {
     /// Open WebSocket connections.
     pub connections: Arc<Connections>,
-    /// Rooms created per address.
+    /// Rooms opened per address.
     pub room_creations: RoomCreations,
+    /// `--max-rooms`.
+    max_rooms: usize,
+    /// `--max-waiting-rooms`.
+    max_waiting_rooms: usize,
 }
 
 impl Limits {
     /// The limits the settings ask for.
     pub fn from_config(config: &Config) -> Limits {
         Limits {
-            connections: Arc::new(Connections::new(
+            connections: Arc::new(Connections::by_prefix(
                 config.max_connections_per_address,
                 config.max_connections,
+                config.ipv6_prefix_len,
             )),
-            room_creations: RoomCreations::new(config.rooms_per_address_per_minute),
+            room_creations: RoomCreations::new(
+                config.rooms_per_address_per_minute,
+                config.ipv6_prefix_len,
+            ),
+            max_rooms: config.max_rooms,
+            max_waiting_rooms: config.max_waiting_rooms,
+        }
+    }
+
+    /// Admits one more room opened by `address` (every way of opening one goes through here):
+    /// the server's caps first, so a refused request does not use up the client's minute, then
+    /// the client's own count. `waiting` says whether the room will wait for a player (every
+    /// room but a quick match's, whose seats are both taken).
+    ///
+    /// The caps are checked, not reserved: requests racing each other may pass a cap by as many
+    /// rooms as there are requests in flight.
+    pub fn admit_room(
+        &self,
+        rooms: &Registry,
+        address: Option<IpAddr>,
+        waiting: bool,
+    ) -> Result<(), RoomRefused> {
+        let (open, waiting_now) = rooms.counts();
+        if open >= self.max_rooms {
+            return Err(RoomRefused::Rooms);
+        }
+        if waiting && waiting_now >= self.max_waiting_rooms {
+            return Err(RoomRefused::WaitingRooms);
+        }
+        match address {
+            Some(address) if !self.room_creations.try_create(address) => {
+                Err(RoomRefused::PerAddress)
+            }
+            _ => Ok(()),
         }
     }
 }
@@ -249,12 +340,32 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn room_creations_are_counted_over_a_sliding_minute() {
-        let creations = RoomCreations::new(2);
+        let creations = RoomCreations::new(2, 64);
         let one: IpAddr = "10.0.0.1".parse().unwrap();
         assert!(creations.try_create(one) && creations.try_create(one));
         assert!(!creations.try_create(one));
         assert!(creations.try_create("10.0.0.2".parse().unwrap()));
         tokio::time::advance(Duration::from_secs(61)).await;
         assert!(creations.try_create(one));
+    }
+
+    #[test]
+    fn ipv6_clients_are_counted_by_their_prefix() {
+        let one: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
+        let same: IpAddr = "2001:db8:1:2:ffff:ffff:ffff:ffff".parse().unwrap();
+        let other: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert_eq!(client_key(one, 64), client_key(same, 64));
+        assert_ne!(client_key(one, 64), client_key(other, 64));
+        assert_eq!(client_key(one, 48), client_key(other, 48));
+        assert_ne!(client_key(one, 128), client_key(same, 128));
+        let v4: IpAddr = "10.0.0.1".parse().unwrap();
+        assert_eq!(client_key(v4, 64), v4);
+        let connections = Arc::new(Connections::by_prefix(1, 10, 64));
+        let _held = connections.try_open(one).unwrap();
+        assert_eq!(
+            connections.try_open(same).unwrap_err(),
+            ConnectionRefused::PerAddress
+        );
+        assert!(connections.try_open(other).is_ok());
     }
 }

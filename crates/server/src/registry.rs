@@ -1,6 +1,7 @@
-//! Open rooms by id. The lock guards only the map and is never held across `.await`.
+//! Open rooms by id, and which of them wait for players. The lock guards only the map and is
+//! never held across `.await`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
 use uuid::Uuid;
@@ -10,7 +11,14 @@ use crate::room::RoomHandle;
 /// The rooms that are open now.
 #[derive(Debug, Default)]
 pub struct Registry {
-    rooms: Mutex<HashMap<Uuid, RoomHandle>>,
+    rooms: Mutex<Rooms>,
+}
+
+#[derive(Debug, Default)]
+struct Rooms {
+    open: HashMap<Uuid, RoomHandle>,
+    /// The open rooms whose game has not started (for `--max-waiting-rooms`).
+    waiting: HashSet<Uuid>,
 }
 
 impl Registry {
@@ -19,40 +27,51 @@ impl Registry {
         Registry::default()
     }
 
-    /// Adds an open room.
-    pub fn insert(&self, room: RoomHandle) {
-        self.rooms
-            .lock()
-            .expect("registry lock poisoned")
-            .insert(room.id, room);
+    fn lock(&self) -> std::sync::MutexGuard<'_, Rooms> {
+        self.rooms.lock().expect("registry lock poisoned")
+    }
+
+    /// Adds an open room; `waiting` when its game has not started.
+    pub fn insert(&self, room: RoomHandle, waiting: bool) {
+        let mut rooms = self.lock();
+        if waiting {
+            rooms.waiting.insert(room.id);
+        }
+        rooms.open.insert(room.id, room);
+    }
+
+    /// The game of room `id` started: it waits no more.
+    pub fn started(&self, id: Uuid) {
+        self.lock().waiting.remove(&id);
     }
 
     /// The room with this id, if open.
     pub fn get(&self, id: Uuid) -> Option<RoomHandle> {
-        self.rooms
-            .lock()
-            .expect("registry lock poisoned")
-            .get(&id)
-            .cloned()
+        self.lock().open.get(&id).cloned()
     }
 
     /// Forgets a room that has closed.
     pub fn remove(&self, id: Uuid) {
-        self.rooms
-            .lock()
-            .expect("registry lock poisoned")
-            .remove(&id);
+        let mut rooms = self.lock();
+        rooms.open.remove(&id);
+        rooms.waiting.remove(&id);
     }
 
     /// How many rooms are open.
     pub fn len(&self) -> usize {
-        self.rooms.lock().expect("registry lock poisoned").len()
+        self.lock().open.len()
+    }
+
+    /// How many rooms are open, and how many of them wait for players.
+    pub fn counts(&self) -> (usize, usize) {
+        let rooms = self.lock();
+        (rooms.open.len(), rooms.waiting.len())
     }
 
     /// Messages waiting in room inboxes: the most in one room, and the total.
     pub fn inbox_queued(&self) -> (usize, usize) {
-        let rooms = self.rooms.lock().expect("registry lock poisoned");
-        rooms.values().fold((0, 0), |(max, total), room| {
+        let rooms = self.lock();
+        rooms.open.values().fold((0, 0), |(max, total), room| {
             let queued = room.inbox.max_capacity() - room.inbox.capacity();
             (max.max(queued), total + queued)
         })

@@ -42,6 +42,7 @@
 mod memory;
 mod outbox;
 mod postgres;
+pub mod private;
 mod query;
 mod row;
 mod sqlite;
@@ -56,8 +57,9 @@ use futures_util::future::{BoxFuture, FutureExt};
 use uuid::Uuid;
 
 pub use memory::MemoryStore;
-pub use outbox::{Outbox, OutboxError, OutboxHandle, OutboxOptions};
+pub use outbox::{Outbox, OutboxError, OutboxHandle, OutboxOptions, REJECTED_METRIC};
 pub use postgres::PostgresStore;
+pub use private::{DataDirError, prepare_data_dir};
 pub use query::{Cursor, DEFAULT_LIMIT, MAX_LIMIT};
 pub use sqlite::SqliteStore;
 
@@ -150,7 +152,8 @@ pub trait GameStore: Send + Sync + 'static {
 
 /// Opens the store that `database_url` names (see the [crate docs](crate)): PostgreSQL for a
 /// `postgres://` URL, SQLite for a `sqlite://` URL, and with no URL the SQLite file
-/// `<data_dir>/games.sqlite3` (the directory is created if missing). Migrations are applied.
+/// `<data_dir>/games.sqlite3` (the directory is created if missing and made owner-only, see
+/// [`prepare_data_dir`]). Migrations are applied.
 pub async fn open(
     database_url: Option<&str>,
     data_dir: &Path,
@@ -169,15 +172,15 @@ pub async fn open(
             )))
         }
         None => {
-            std::fs::create_dir_all(data_dir).map_err(|error| {
-                StoreError::Config(format!(
-                    "cannot create the data directory {}: {error}",
-                    data_dir.display()
-                ))
-            })?;
-            Ok(Arc::new(
-                SqliteStore::open_file(&data_dir.join(SQLITE_FILE_NAME)).await?,
-            ))
+            // A directory the server may not write fails here, with its path and the word
+            // "permission", not in SQLite with `unable to open database file`.
+            prepare_data_dir(data_dir).map_err(|error| StoreError::Config(error.to_string()))?;
+            let path = data_dir.join(SQLITE_FILE_NAME);
+            let store = SqliteStore::open_file(&path).await?;
+            // SQLite creates its file (and then its `-wal` and `-shm` files) with the process's
+            // umask; the data directory is owner-only (`private`).
+            prepare_data_dir(data_dir).map_err(|error| StoreError::Config(error.to_string()))?;
+            Ok(Arc::new(store))
         }
     }
 }

@@ -39,6 +39,10 @@ impl MemoryStore {
 
 impl GameStore for MemoryStore {
     fn save<'a>(&'a self, record: &'a GameRecord) -> BoxFuture<'a, Result<Saved, StoreError>> {
+        // The same records as the databases are refused, so the stores stay interchangeable.
+        if let Err(error) = crate::row::check_storable(record) {
+            return futures_util::future::ready(Err(error)).boxed();
+        }
         let mut records = self.records.lock().expect("store lock poisoned");
         let saved = match records.entry(record.id) {
             Entry::Occupied(_) => Saved::AlreadyStored,

@@ -18,8 +18,12 @@
 //!   store's answer and the file's deletion, or a timeout after the insert committed), but the
 //!   store's insert is idempotent on the game id, so it is stored once.
 //! - **A record the store refuses for good** ([`StoreError::Rejected`]) is moved to
-//!   `rejected/` inside the outbox directory with an error log, so it cannot block the others;
-//!   a file that is not a readable record is moved to `corrupt/` likewise. Neither is deleted.
+//!   `rejected/` inside the outbox directory, so it cannot block the others, with an error log
+//!   naming the game id and the reason, and the counter `aeroplane_store_rejected_total` (the
+//!   `metrics` facade) goes up by one. It is never deleted: **every start retries the records
+//!   in `rejected/`** (they go back into the queue), since a new version of the server or a
+//!   fixed database may take them; to retry at once, restart the server. A file that is not a
+//!   readable record is moved to `corrupt/` likewise and is not retried.
 //!
 //! One outbox owns a directory: do not start two on the same one at once.
 
@@ -92,6 +96,8 @@ impl Outbox {
         store: Arc<dyn GameStore>,
         options: OutboxOptions,
     ) -> Result<(OutboxHandle, JoinHandle<()>), OutboxError> {
+        // Zero from the start, so a dashboard's `rate()` works from the first scrape.
+        metrics::counter!(REJECTED_METRIC).increment(0);
         let load_dir = dir.clone();
         let left = tokio::task::spawn_blocking(move || load(&load_dir))
             .await
@@ -216,7 +222,8 @@ impl Worker {
                 }
                 Err(StoreError::Rejected(reason)) => {
                     let id = batch[0].id;
-                    tracing::error!(game_id = %id, %reason, "outbox: the store rejected a game record; moved aside to rejected/");
+                    tracing::error!(game_id = %id, %reason, "outbox: the store rejected a game record; moved aside to rejected/, retried at the next start");
+                    metrics::counter!(REJECTED_METRIC).increment(1);
                     set_aside(&self.shared.dir, &file_name(id), "rejected");
                     self.pop(1);
                     one_by_one = one_by_one.saturating_sub(1);
@@ -252,6 +259,9 @@ impl Worker {
     }
 }
 
+/// The counter of records the store refused for good.
+pub const REJECTED_METRIC: &str = "aeroplane_store_rejected_total";
+
 /// A process-wide counter that keeps concurrent temporary file names apart.
 static TEMPORARY: AtomicU64 = AtomicU64::new(0);
 
@@ -272,7 +282,7 @@ fn write_durably(dir: &Path, id: Uuid, bytes: &[u8]) -> Result<(), OutboxError> 
         "{id}.{}.tmp",
         TEMPORARY.fetch_add(1, Ordering::Relaxed)
     ));
-    let mut file = File::create(&temporary).map_err(io_error(&temporary))?;
+    let mut file = crate::private::create_file(&temporary).map_err(io_error(&temporary))?;
     file.write_all(bytes).map_err(io_error(&temporary))?;
     file.sync_all().map_err(io_error(&temporary))?;
     drop(file);
@@ -300,17 +310,46 @@ fn remove(dir: &Path, id: Uuid) {
 /// Moves `name` into the subdirectory `aside` of `dir`, keeping it for a person to look at.
 fn set_aside(dir: &Path, name: &str, aside: &str) {
     let target = dir.join(aside);
-    let moved =
-        fs::create_dir_all(&target).and_then(|()| fs::rename(dir.join(name), target.join(name)));
+    let moved = crate::private::create_dir_all(&target)
+        .and_then(|()| fs::rename(dir.join(name), target.join(name)));
     if let Err(error) = moved {
         tracing::error!(%error, file = name, "outbox: cannot move a file aside");
     }
 }
 
-/// Creates `dir` if needed, removes temporary files of unfinished submits and reads the records
+/// Moves the records in `rejected/` back into the outbox, to be tried again (see the module
+/// docs). Failures are logged: the file stays where it is for the next start.
+fn retry_rejected(dir: &Path) {
+    let rejected = dir.join("rejected");
+    let Ok(entries) = fs::read_dir(&rejected) else {
+        return;
+    };
+    let mut retried = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if !name.to_string_lossy().ends_with(".json") {
+            continue;
+        }
+        match fs::rename(entry.path(), dir.join(&name)) {
+            Ok(()) => retried += 1,
+            Err(error) => {
+                tracing::error!(%error, file = %entry.path().display(), "outbox: cannot retry a rejected record")
+            }
+        }
+    }
+    if retried > 0 {
+        tracing::info!(
+            retried,
+            "outbox: retrying the records the store rejected before"
+        );
+    }
+}
+
+/// Creates `dir` if needed, moves the rejected records back, removes temporary files of unfinished submits and reads the records
 /// left there, oldest first.
 fn load(dir: &Path) -> Result<Vec<GameRecord>, OutboxError> {
-    fs::create_dir_all(dir).map_err(io_error(dir))?;
+    crate::private::create_dir_all(dir).map_err(io_error(dir))?;
+    retry_rejected(dir);
     let mut found = Vec::new();
     for entry in fs::read_dir(dir).map_err(io_error(dir))? {
         let entry = entry.map_err(io_error(dir))?;

@@ -41,7 +41,7 @@ const INSERT: &str = "insert into games (id, ruleset, mode, created_at, started_
          $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], \
          $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], \
          $13::text[], $14::text[], $15::bigint[], $16::bigint[], $17::text[], \
-         $18::text[], $19::text[], $20::text[], $21::text[], $22::text[]) \
+         $18::text[], $19::text[], $20::text[], $21::bytea[], $22::bytea[]) \
      on conflict (id) do nothing \
      returning id";
 
@@ -125,8 +125,16 @@ impl PostgresStore {
             .bind(column(|row| row.scheme.clone()))
             .bind(column(|row| row.commitment.clone()))
             .bind(column(|row| row.server_seed.clone()))
-            .bind(column(|row| row.red_seed.clone()))
-            .bind(column(|row| row.yellow_seed.clone()))
+            .bind(
+                rows.iter()
+                    .map(|row| row.red_seed.clone())
+                    .collect::<Vec<_>>(),
+            )
+            .bind(
+                rows.iter()
+                    .map(|row| row.yellow_seed.clone())
+                    .collect::<Vec<_>>(),
+            )
             .fetch_all(&self.pool)
             .await
             .map_err(classify)?;
@@ -139,7 +147,7 @@ impl PostgresStore {
         let mut sql =
             QueryBuilder::<Postgres>::new(format!("select {COLUMNS} from games where true"));
         if let Some(player) = query.player {
-            sql.push(" and (red_name = ").push_bind(player);
+            sql.push(" and (red_name = ").push_bind(player.clone());
             sql.push(" or yellow_name = ").push_bind(player).push(")");
         }
         match query.result {

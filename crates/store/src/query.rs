@@ -3,6 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use aeroplane_protocol::name::PlayerName;
 use aeroplane_protocol::record::GameRecord;
 use aeroplane_rules::Colour;
 use time::OffsetDateTime;
@@ -68,16 +69,18 @@ pub(crate) enum ResultFilter {
 
 /// A [`GameQuery`] whose every field was checked.
 #[derive(Clone, Debug)]
-pub(crate) struct ValidQuery<'a> {
-    pub(crate) player: Option<&'a str>,
+pub(crate) struct ValidQuery {
+    /// The name to filter on, parsed as a player's name (so trimmed).
+    pub(crate) player: Option<String>,
     pub(crate) result: Option<ResultFilter>,
     pub(crate) limit: u32,
     pub(crate) before: Option<Cursor>,
 }
 
 impl GameQuery {
-    /// Checks the query: the limit, the result and the cursor.
-    pub(crate) fn validate(&self) -> Result<ValidQuery<'_>, StoreError> {
+    /// Checks the query: the player's name (it must be one a player may have, see
+    /// [`PlayerName`]), the limit, the result and the cursor.
+    pub(crate) fn validate(&self) -> Result<ValidQuery, StoreError> {
         let limit = match self.limit {
             0 => DEFAULT_LIMIT,
             limit if limit <= MAX_LIMIT => limit,
@@ -97,8 +100,17 @@ impl GameQuery {
             })?)),
         };
         let before = self.before.as_deref().map(str::parse).transpose()?;
+        let player = self
+            .player
+            .as_deref()
+            .map(|name| {
+                PlayerName::parse(name)
+                    .map(PlayerName::into_string)
+                    .map_err(|error| StoreError::BadQuery(format!("player: {error}")))
+            })
+            .transpose()?;
         Ok(ValidQuery {
-            player: self.player.as_deref(),
+            player,
             result,
             limit,
             before,
@@ -106,10 +118,10 @@ impl GameQuery {
     }
 }
 
-impl ValidQuery<'_> {
+impl ValidQuery {
     /// Whether `record` passes the filters (not the limit); the in-memory form of the SQL.
     pub(crate) fn matches(&self, record: &GameRecord) -> bool {
-        let player = self.player.is_none_or(|name| {
+        let player = self.player.as_deref().is_none_or(|name| {
             record.players.red.name == name || record.players.yellow.name == name
         });
         let result = match self.result {

@@ -36,13 +36,15 @@ pub(crate) struct GameRow {
     pub(crate) scheme: String,
     pub(crate) commitment: String,
     pub(crate) server_seed: String,
-    pub(crate) red_seed: String,
-    pub(crate) yellow_seed: String,
+    /// The client seeds as their UTF-8 bytes (`bytea`, a SQLite blob): they may hold NUL.
+    pub(crate) red_seed: Vec<u8>,
+    pub(crate) yellow_seed: Vec<u8>,
 }
 
 impl GameRow {
     /// The row that stores `record`. Times are kept in UTC to the microsecond.
     pub(crate) fn from_record(record: &GameRecord) -> Result<GameRow, StoreError> {
+        check_storable(record)?;
         let actions = serde_json::to_string(&record.actions)
             .map_err(|error| StoreError::Rejected(format!("action log: {error}")))?;
         Ok(GameRow {
@@ -69,8 +71,8 @@ impl GameRow {
             scheme: record.fairness.scheme.clone(),
             commitment: record.fairness.commitment.clone(),
             server_seed: record.fairness.server_seed.clone(),
-            red_seed: record.fairness.red_seed.clone(),
-            yellow_seed: record.fairness.yellow_seed.clone(),
+            red_seed: record.fairness.red_seed.clone().into_bytes(),
+            yellow_seed: record.fairness.yellow_seed.clone().into_bytes(),
         })
     }
 
@@ -87,6 +89,11 @@ impl GameRow {
                     .map_err(|error| corrupt(self.id, "winner", error))
             })
             .transpose()?;
+        let seed = |column: &str, bytes: Vec<u8>| {
+            String::from_utf8(bytes).map_err(|error| corrupt(self.id, column, error))
+        };
+        let red_seed = seed("red_seed", self.red_seed)?;
+        let yellow_seed = seed("yellow_seed", self.yellow_seed)?;
         Ok(GameRecord {
             id: self.id,
             ruleset: self.ruleset,
@@ -117,10 +124,39 @@ impl GameRow {
                 scheme: self.scheme,
                 commitment: self.commitment,
                 server_seed: self.server_seed,
-                red_seed: self.red_seed,
-                yellow_seed: self.yellow_seed,
+                red_seed,
+                yellow_seed,
             },
         })
+    }
+}
+
+/// Refuses, as [`StoreError::Rejected`], a record that a database could not hold as it is: a NUL
+/// character in any text field (PostgreSQL text cannot hold one). The client seeds are exempt:
+/// they are stored as bytes. Every store calls this, so they all refuse the same records; the
+/// server refuses such names where they come in, so only a record from an older server can
+/// hold one.
+pub(crate) fn check_storable(record: &GameRecord) -> Result<(), StoreError> {
+    let players = &record.players;
+    let texts = [
+        ("ruleset", Some(&record.ruleset)),
+        ("red_name", Some(&players.red.name)),
+        ("red_level", players.red.level.as_ref()),
+        ("yellow_name", Some(&players.yellow.name)),
+        ("yellow_level", players.yellow.level.as_ref()),
+        ("scheme", Some(&record.fairness.scheme)),
+        ("commitment", Some(&record.fairness.commitment)),
+        ("server_seed", Some(&record.fairness.server_seed)),
+    ];
+    match texts
+        .iter()
+        .find(|(_, text)| text.is_some_and(|text| text.contains('\0')))
+    {
+        Some((column, _)) => Err(StoreError::Rejected(format!(
+            "game {}: {column} holds a NUL character, which a database text cannot hold",
+            record.id
+        ))),
+        None => Ok(()),
     }
 }
 

@@ -135,7 +135,7 @@ impl SqliteStore {
         let query = query.validate()?;
         let mut sql = QueryBuilder::<Sqlite>::new(format!("select {COLUMNS} from games where 1"));
         if let Some(player) = query.player {
-            sql.push(" and (red_name = ").push_bind(player);
+            sql.push(" and (red_name = ").push_bind(player.clone());
             sql.push(" or yellow_name = ").push_bind(player).push(")");
         }
         match query.result {

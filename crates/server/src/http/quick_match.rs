@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use aeroplane_dice::{ClientSeed, ServerSeed};
 use aeroplane_protocol::api::{QuickMatchRequest, QuickMatched};
 use aeroplane_protocol::error::ErrorCode;
+use aeroplane_protocol::name::PlayerName;
 use aeroplane_protocol::record::Mode;
 use aeroplane_rules::Colour;
 use axum::body::Bytes;
@@ -21,6 +22,7 @@ use uuid::Uuid;
 
 use crate::app::AppState;
 use crate::error::HttpError;
+use crate::limits::ClientAddr;
 use crate::room::{self, SeatSetup};
 use crate::token::SeatToken;
 
@@ -39,7 +41,7 @@ pub struct Matchmaker {
 #[derive(Debug)]
 struct Waiter {
     ticket: u64,
-    name: String,
+    name: PlayerName,
     client_seed: ClientSeed,
     reply: oneshot::Sender<QuickMatched>,
 }
@@ -77,22 +79,24 @@ impl Matchmaker {
     }
 }
 
+/// Every request counts as a room opened by its address (`--rooms-per-address-per-minute`),
+/// paired or not, and is refused while the server has `--max-rooms` open: each pair opens one.
 async fn quick_match(
     State(state): State<AppState>,
+    ClientAddr(address): ClientAddr,
     body: Bytes,
 ) -> Result<Json<QuickMatched>, HttpError> {
     let request: QuickMatchRequest = serde_json::from_slice(&body).map_err(|error| {
         HttpError::bad_request(ErrorCode::BadField, format!("bad request body: {error}"))
     })?;
-    let name = request.name.trim().to_owned();
-    if name.is_empty() || name.chars().count() > 32 {
-        return Err(HttpError::bad_request(
-            ErrorCode::BadField,
-            "a name has 1 to 32 characters",
-        ));
-    }
+    let name = PlayerName::parse(&request.name)
+        .map_err(|error| HttpError::bad_request(ErrorCode::BadField, error.to_string()))?;
     let client_seed = ClientSeed::new(request.client_seed.unwrap_or_default())
         .map_err(|error| HttpError::bad_request(ErrorCode::SeedTooLong, error.to_string()))?;
+    if let Err(refused) = state.limits.admit_room(&state.registry, address, false) {
+        tracing::info!(address = ?address, %refused, "refused a quick match");
+        return Err(refused.into());
+    }
     let matchmaker = &state.matchmaker;
     let ticket = matchmaker.next_ticket.fetch_add(1, Ordering::Relaxed);
     let (reply, mut answer) = oneshot::channel();
@@ -131,9 +135,9 @@ async fn quick_match(
 /// Opens a room with both seats taken; returns the answers for Red and Yellow.
 fn open_room(
     state: &AppState,
-    red_name: String,
+    red_name: PlayerName,
     red_seed: ClientSeed,
-    yellow_name: String,
+    yellow_name: PlayerName,
     yellow_seed: ClientSeed,
 ) -> Result<(QuickMatched, QuickMatched), HttpError> {
     let internal = |error: getrandom::Error| HttpError::Internal(anyhow::Error::new(error));

@@ -47,10 +47,9 @@ async fn create(
     let request: CreateRoom = super::json_body(&body)?;
     let computer = computer_seat(&request)?;
     let turn_clock = turn_clock(&request)?;
-    if let Some(address) = address
-        && !state.limits.room_creations.try_create(address)
-    {
-        return Err(HttpError::RateLimited);
+    // The refusal is counted and logged once per burst by `http::observe`.
+    if let Err(refused) = state.limits.admit_room(&state.registry, address, true) {
+        return Err(refused.into());
     }
     let server_seed = match request.test_server_seed {
         Some(hex) => test_seed(&hex)?,

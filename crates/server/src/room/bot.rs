@@ -23,6 +23,7 @@ use aeroplane_bot::Level;
 use aeroplane_dice::ClientSeed;
 use aeroplane_protocol::client::{Act, ClientMessage, Join, MovePlane, Request, Role};
 use aeroplane_protocol::follow::{Followed, RoomView};
+use aeroplane_protocol::name::PlayerName;
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_rules::{Colour, Phase};
 use tokio::time::{Instant, sleep_until};
@@ -66,7 +67,7 @@ pub fn open_computer(
     let bot = Bot::new(computer, token.clone(), choice_seed()?, &context);
     setup.seats.push(SeatSetup {
         colour: computer.colour,
-        name: NAME.to_owned(),
+        name: PlayerName::parse(NAME).expect("the computer's name is a name"),
         client_seed,
         token,
     });

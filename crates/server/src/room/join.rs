@@ -4,6 +4,7 @@ use aeroplane_dice::{ClientSeed, DieStream, GameKey};
 use aeroplane_protocol::PROTOCOL_VERSION;
 use aeroplane_protocol::client::{Join, Role};
 use aeroplane_protocol::error::{CloseCode, ErrorCode};
+use aeroplane_protocol::name::PlayerName;
 use aeroplane_protocol::record::Mode;
 use aeroplane_protocol::server::{
     GameStarted, PlayerConnected, PlayerDisconnected, ServerMessage, Welcome,
@@ -16,9 +17,6 @@ use super::ConnId;
 use super::state::{Conn, Joined, Room, Seat};
 use crate::token::SeatToken;
 use crate::ws::outbox::Outbox;
-
-/// The longest display name, in characters.
-const MAX_NAME_CHARS: usize = 32;
 
 /// Why a join was refused.
 struct Refusal(ErrorCode, String);
@@ -50,7 +48,6 @@ impl Room {
         };
         target.role = Some(joined);
         target.outbox.mark_joined();
-        self.retire_at = None;
         let colours = self.colours_of(joined);
         let token = colours
             .first()
@@ -125,11 +122,8 @@ impl Room {
                 "the game is over; watch instead".into(),
             ));
         }
-        let name = join.name.trim();
-        if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
-            let message = format!("a name has 1 to {MAX_NAME_CHARS} characters");
-            return Err(Refusal(ErrorCode::BadField, message));
-        }
+        let name = PlayerName::parse(&join.name)
+            .map_err(|error| Refusal(ErrorCode::BadField, error.to_string()))?;
         let client_seed = ClientSeed::new(join.client_seed.clone().unwrap_or_default())
             .map_err(|error| Refusal(ErrorCode::SeedTooLong, error.to_string()))?;
         if self.mode == Mode::Local {
@@ -159,7 +153,7 @@ impl Room {
             )
         })?;
         self.seats[colour.index()] = Some(Seat {
-            name: name.to_owned(),
+            name,
             token,
             client_seed,
             conn: None,
@@ -173,7 +167,7 @@ impl Room {
     fn take_both_seats(
         &mut self,
         conn: ConnId,
-        name: &str,
+        name: PlayerName,
         client_seed: ClientSeed,
     ) -> Result<Joined, Refusal> {
         if self.seats.iter().any(Option::is_some) {
@@ -191,7 +185,7 @@ impl Room {
         })?;
         for colour in Colour::ALL {
             self.seats[colour.index()] = Some(Seat {
-                name: name.to_owned(),
+                name: name.clone(),
                 token: token.clone(),
                 client_seed: client_seed.clone(),
                 conn: None,
@@ -210,7 +204,7 @@ impl Room {
             };
             let previous = seat.conn.replace(conn);
             seat.deadline = None;
-            let name = seat.name.clone();
+            let name = seat.name.to_string();
             match previous.filter(|old| *old != conn) {
                 Some(old) => {
                     // The seat never looked disconnected to anyone: no event.
@@ -250,6 +244,7 @@ impl Room {
         self.dice = Some(DieStream::new(key));
         self.started_at = Some(OffsetDateTime::now_utc());
         self.retire_at = None;
+        self.context.registry.started(self.id);
         // A seat taken in advance (quick match) whose player has not come yet starts its grace now.
         let deadline = Instant::now() + self.context.config.grace();
         for colour in Colour::ALL {

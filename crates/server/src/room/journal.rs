@@ -1,13 +1,17 @@
-//! The journal of a live game: what a restart needs to bring the game back exactly.
+//! The journal of an open room: what a restart needs to bring the room and its game back
+//! exactly.
 //!
-//! Each live game (online, computer and local rooms alike) has a file
-//! `<data_dir>/rooms/<room id>.jsonl`. Its first line is the setup: the mode, the seats with
-//! names, tokens and client seeds (a local room's one player holds both seats with one token),
-//! the server seed and its commitment, when the room was created and the game started, the
-//! computer's colour and level in a computer room, and the turn clock's length if the room has
-//! one. Every further line is one accepted action (the same [`LoggedAction`] the game record
-//! keeps), the list of undone events after an undo, or the turn clock's strikes and the actions
-//! it played, whenever those change. An action's line is written (`write(2)`, no fsync) before
+//! Each open room whose game is not over (online, computer and local rooms alike, waiting for
+//! players or playing) has a file `<data_dir>/rooms/<room id>.jsonl`. Its first line is the
+//! setup: the mode, the seats taken so far with names, tokens and client seeds (a local room's
+//! one player holds both seats with one token), the server seed and its commitment, when the
+//! room was created and (once it has) the game started, the computer's colour and level in a
+//! computer room, and the turn clock's length if the room has one. While the room waits for
+//! players, the setup is rewritten whole (atomically) whenever a seat is taken and when the game
+//! starts, so the invite link and the seat token of a waiting player work after a restart too;
+//! a waiting room that closes unplayed deletes its file. Every further line is one accepted
+//! action (the same [`LoggedAction`] the game record keeps), the list of undone events after an
+//! undo, or the turn clock's strikes and the actions it played, whenever those change. An action's line is written (`write(2)`, no fsync) before
 //! its events are sent, so a killed process loses nothing that anyone saw; the journals are
 //! synced to disk (on Linux by one `syncfs(2)` for all of them) every `--journal-sync-ms` and at
 //! shutdown, so a machine crash loses at most that much play.
@@ -26,8 +30,10 @@
 //! outbox. The file is deleted once the finished game's record is in the outbox.
 //!
 //! The format is versioned by the setup's `version`: version 1 (online rooms only) has no
-//! computer, clock length or clock lines, and still restores; this server writes version 2 and
-//! rewrites a restored journal in it.
+//! computer, clock length or clock lines, and still restores; version 2 has both seats and the
+//! start time always (started games only); this server writes version 3, in which a waiting
+//! room's setup lacks the seats not yet taken and the start time, and rewrites a restored
+//! journal in it.
 
 mod restore;
 
@@ -50,7 +56,7 @@ use super::state::Room;
 use crate::metrics::RoomView;
 
 /// The journal format this server writes; it reads every version from 1 up to this one.
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 
 /// The first line of a journal.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -61,13 +67,21 @@ struct Setup {
     mode: Mode,
     #[serde(with = "time::serde::rfc3339")]
     created_at: OffsetDateTime,
-    #[serde(with = "time::serde::rfc3339")]
-    started_at: OffsetDateTime,
+    /// When the game started; absent while the room waits for players (since version 3).
+    #[serde(
+        default,
+        with = "time::serde::rfc3339::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    started_at: Option<OffsetDateTime>,
     /// The secret server seed, hex (the file is as secret as the seat tokens).
     server_seed: String,
     commitment: String,
-    red: SavedSeat,
-    yellow: SavedSeat,
+    /// The seats taken; a waiting room's may lack one or both (since version 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    red: Option<SavedSeat>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    yellow: Option<SavedSeat>,
     /// The computer's seat, in a computer room (since version 2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     computer: Option<SavedComputer>,
@@ -162,11 +176,15 @@ impl Written {
     }
 }
 
-/// One open journal file.
+/// One journal file. It is not held open: each write opens it for appending and closes it
+/// again, so a thousand idle rooms hold no file descriptors (one client opening rooms must never
+/// bring the server to its descriptor limit, issue 20). An `open(2)` per action costs a few
+/// microseconds, far below the rest of an action.
 #[derive(Debug)]
 struct Journal {
     path: PathBuf,
-    file: File,
+    /// The setup line, while it is a waiting room's: it is rewritten when it changes.
+    waiting_setup: Option<String>,
     /// What the file holds.
     written: Written,
     /// Whether something was written since the last sync.
@@ -185,16 +203,18 @@ impl Journal {
     fn create(dir: &Path, setup: &Setup, room: &Room) -> io::Result<Journal> {
         let path = dir.join(format!("{}.jsonl", setup.id));
         let temporary = dir.join(format!("{}.jsonl.tmp", setup.id));
-        let mut text = line(&Line::Setup(Box::new(setup.clone())));
+        let setup_line = line(&Line::Setup(Box::new(setup.clone())));
+        let waiting_setup = setup.started_at.is_none().then(|| setup_line.clone());
+        let mut text = setup_line;
         let (lines, written) = Written::default().lines_for(room);
         text.push_str(&lines);
-        let mut file = File::create(&temporary)?;
+        let mut file = aeroplane_store::private::create_file(&temporary)?;
         file.write_all(text.as_bytes())?;
+        drop(file);
         fs::rename(&temporary, &path)?;
-        let file = OpenOptions::new().append(true).open(&path)?;
         Ok(Journal {
             path,
-            file,
+            waiting_setup,
             written,
             dirty: true,
         })
@@ -206,7 +226,10 @@ impl Journal {
         if text.is_empty() {
             return Ok(());
         }
-        self.file.write_all(text.as_bytes())?;
+        OpenOptions::new()
+            .append(true)
+            .open(&self.path)?
+            .write_all(text.as_bytes())?;
         self.written = written;
         self.dirty = true;
         Ok(())
@@ -240,7 +263,7 @@ pub struct Journals {
 impl Journals {
     /// Journals kept in `dir` (created if missing).
     pub fn open(dir: PathBuf) -> io::Result<Arc<Journals>> {
-        fs::create_dir_all(&dir)?;
+        aeroplane_store::private::create_dir_all(&dir)?;
         let dir_handle = File::open(&dir)?;
         Ok(Arc::new(Journals {
             dir,
@@ -254,16 +277,25 @@ impl Journals {
         &self.dir
     }
 
-    /// Brings the journal of `room` up to date: creates it when the game has started, appends
-    /// new actions, undone events and the clock's count. Failures are logged; the game goes on
-    /// without its journal.
+    /// Brings the journal of `room` up to date: creates it when the room opens, rewrites a
+    /// waiting room's setup when a seat is taken or the game starts, appends new actions, undone
+    /// events and the clock's count. Failures are logged; the game goes on without its journal.
     fn write(&self, room: &Room) {
         let mut open = self.open.lock().expect("journal lock poisoned");
         let result = match open.get_mut(&room.id) {
-            Some(journal) => journal.catch_up(room),
-            None if room.dice.is_some() && !room.game.is_over() => {
-                let Some(setup) = setup_of(room) else { return };
-                Journal::create(&self.dir, &setup, room).map(|journal| {
+            Some(journal) if journal.waiting_setup.is_none() => journal.catch_up(room),
+            Some(journal) => {
+                let setup = setup_of(room);
+                if journal.waiting_setup.as_deref()
+                    == Some(&line(&Line::Setup(Box::new(setup.clone()))))
+                {
+                    journal.catch_up(room)
+                } else {
+                    Journal::create(&self.dir, &setup, room).map(|new| *journal = new)
+                }
+            }
+            None if !room.game.is_over() => {
+                Journal::create(&self.dir, &setup_of(room), room).map(|journal| {
                     open.insert(room.id, journal);
                 })
             }
@@ -271,7 +303,7 @@ impl Journals {
         };
         if let Err(error) = result {
             crate::telemetry::journal_write_failed();
-            tracing::error!(%error, "cannot write the game's journal; a restart would lose it");
+            tracing::error!(%error, "cannot write the room's journal; a restart would lose it");
         }
     }
 
@@ -299,7 +331,7 @@ impl Journals {
             for journal in open.values_mut().filter(|journal| all || journal.dirty) {
                 journal.dirty = false;
                 if !cfg!(target_os = "linux") {
-                    handles.extend(journal.file.try_clone().ok());
+                    handles.extend(File::open(&journal.path).ok());
                 } else if handles.is_empty() {
                     // The directory reaches the whole file system: one handle does.
                     handles.extend(self.dir_handle.try_clone().ok());
@@ -346,30 +378,30 @@ fn force_to_disk(file: &File) -> io::Result<()> {
     file.sync_data()
 }
 
-fn setup_of(room: &Room) -> Option<Setup> {
+fn setup_of(room: &Room) -> Setup {
     let seat = |colour: Colour| {
         room.seat(colour).map(|seat| SavedSeat {
-            name: seat.name.clone(),
+            name: seat.name.to_string(),
             token: seat.token.as_str().to_owned(),
             client_seed: seat.client_seed.as_str().to_owned(),
         })
     };
-    Some(Setup {
+    Setup {
         version: VERSION,
         id: room.id,
         mode: room.mode,
         created_at: room.created_at,
-        started_at: room.started_at?,
+        started_at: room.started_at,
         server_seed: room.server_seed.to_hex(),
         commitment: room.commitment.to_string(),
-        red: seat(Colour::Red)?,
-        yellow: seat(Colour::Yellow)?,
+        red: seat(Colour::Red),
+        yellow: seat(Colour::Yellow),
         computer: room.assist.computer.map(|computer| SavedComputer {
             colour: computer.colour,
             level: computer.level.as_str().to_owned(),
         }),
         turn_clock_ms: room.clock.deadline_ms(),
-    })
+    }
 }
 
 impl Room {

@@ -26,6 +26,7 @@ use std::sync::Arc;
 use aeroplane_dice::{ClientSeed, ServerSeed};
 use aeroplane_protocol::api::RoomStatus;
 use aeroplane_protocol::client::ClientMessage;
+use aeroplane_protocol::name::PlayerName;
 use aeroplane_protocol::record::{GameRecord, Mode};
 use aeroplane_rules::Colour;
 use aeroplane_store::{GameStore, OutboxHandle};
@@ -88,7 +89,7 @@ pub struct SeatSetup {
     /// The colour.
     pub colour: Colour,
     /// The player's display name.
-    pub name: String,
+    pub name: PlayerName,
     /// The player's dice seed.
     pub client_seed: ClientSeed,
     /// The token the player will present.
@@ -161,7 +162,8 @@ fn open_room(setup: RoomSetup, computer: Option<ComputerSeat>, context: RoomCont
         id: setup.id,
         inbox,
     };
-    context.registry.insert(handle.clone());
+    // Every room opens waiting; `start` tells the registry when its game starts.
+    context.registry.insert(handle.clone(), true);
     let room = task::build(setup, computer, context);
     task::launch(room, commands);
     handle

@@ -223,7 +223,7 @@ impl Room {
             PlayerRecord {
                 name: self
                     .seat(colour)
-                    .map(|seat| seat.name.clone())
+                    .map(|seat| seat.name.to_string())
                     .unwrap_or_default(),
                 kind: match computer {
                     Some(_) => PlayerKind::Computer,

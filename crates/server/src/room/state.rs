@@ -6,6 +6,7 @@ use aeroplane_dice::{ClientSeed, Commitment, DieStream, SCHEME, ServerSeed};
 use aeroplane_protocol::api::RoomStatus;
 use aeroplane_protocol::client::Role;
 use aeroplane_protocol::error::CloseCode;
+use aeroplane_protocol::name::PlayerName;
 use aeroplane_protocol::record::{LoggedAction, Mode, ResultRecord};
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_protocol::snapshot::{
@@ -23,7 +24,7 @@ use crate::ws::outbox::{Outbox, SendError, encode};
 /// One taken seat.
 #[derive(Debug)]
 pub(super) struct Seat {
-    pub(super) name: String,
+    pub(super) name: PlayerName,
     pub(super) token: SeatToken,
     pub(super) client_seed: ClientSeed,
     /// The seat's live connection, if any.
@@ -104,7 +105,7 @@ impl Room {
     fn seat_views(&self) -> Seats {
         let view = |colour: Colour| {
             self.seat(colour).map(|seat| SeatView {
-                name: seat.name.clone(),
+                name: seat.name.to_string(),
                 connected: seat.conn.is_some(),
             })
         };

@@ -72,7 +72,8 @@ pub(super) fn build(
     }
     room.start();
     if !room.is_live() {
-        room.retire_at = Some(Instant::now() + room.context.config.idle_room_ttl());
+        // A room waits for its game this long after it opened, whoever is connected.
+        room.retire_at = Some(Instant::now() + room.context.config.waiting_room_ttl());
     }
     room
 }
@@ -109,6 +110,11 @@ impl Room {
             self.account(before);
         }
         self.context.registry.remove(self.id);
+        if !shutting_down && self.phase() == aeroplane_protocol::snapshot::RoomPhase::Waiting {
+            // Closed unplayed: nothing to restore. (A finished game's journal goes once its
+            // record is in the outbox; a shutdown keeps every journal for the restart.)
+            self.context.journals.remove(self.id);
+        }
         let code = if shutting_down {
             CloseCode::ShuttingDown
         } else {
@@ -130,22 +136,6 @@ impl Room {
             RoomCommand::Status { reply } => {
                 let _ = reply.send(self.status());
             }
-        }
-        self.plan_idle_retirement();
-    }
-
-    /// A room where no game is live and nobody is connected closes after a while.
-    fn plan_idle_retirement(&mut self) {
-        if self.game.is_over() || self.is_live() {
-            return;
-        }
-        // The bot of a computer room is always there; only people keep a room open.
-        if self.conns.keys().all(|conn| *conn == super::BOT_CONN) {
-            if self.retire_at.is_none() {
-                self.retire_at = Some(Instant::now() + self.context.config.idle_room_ttl());
-            }
-        } else {
-            self.retire_at = None;
         }
     }
 

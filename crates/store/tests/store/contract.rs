@@ -256,3 +256,41 @@ for_every_store! {
         store.ping().await.unwrap();
     }
 }
+
+for_every_store! {
+    async fn client_seeds_are_stored_losslessly_whatever_they_hold(store: &dyn GameStore) {
+        // Issue 20: PostgreSQL text refused a NUL, and the game was lost.
+        let mut record = play(60, Ending::Resigns(Colour::Red, 12));
+        record.fairness.red_seed = "\u{0}".to_owned();
+        record.fairness.yellow_seed = "a\u{0}b\u{1}\u{1b}[2J\u{7f}é飞\u{202e}\u{feff}".to_owned();
+        let mut every_ascii = play(61, Ending::Finished);
+        every_ascii.fairness.red_seed = (0u8..64).map(char::from).collect();
+        every_ascii.fairness.yellow_seed = (64u8..128).map(char::from).collect();
+        for record in [&record, &every_ascii] {
+            assert_eq!(store.save(record).await.unwrap(), Saved::Inserted);
+            assert_eq!(store.get(record.id).await.unwrap().as_ref(), Some(record));
+        }
+        let listed = store.list(&query()).await.unwrap();
+        assert!(listed.contains(&record) && listed.contains(&every_ascii));
+    }
+
+    async fn a_record_holding_a_nul_in_a_name_is_rejected_by_every_store(store: &dyn GameStore) {
+        let mut record = play(62, Ending::Finished);
+        record.players.yellow.name = "Bob\u{0}".to_owned();
+        assert!(
+            matches!(store.save(&record).await, Err(StoreError::Rejected(_))),
+            "a NUL in a name is refused for good, alike in every store"
+        );
+        assert_eq!(store.get(record.id).await.unwrap(), None);
+    }
+
+    async fn a_player_filter_that_is_no_name_is_a_bad_query(store: &dyn GameStore) {
+        for player in ["\u{0}", "Ann\u{1b}[2J", "A\u{202e}nn", &"x".repeat(33)] {
+            let query = GameQuery { player: Some(player.to_owned()), ..query() };
+            assert!(
+                matches!(store.list(&query).await, Err(StoreError::BadQuery(_))),
+                "{player:?}"
+            );
+        }
+    }
+}

@@ -6,6 +6,7 @@
 
 mod contract;
 mod crash;
+mod migrate;
 mod open;
 mod outbox;
 mod support;

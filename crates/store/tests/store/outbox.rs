@@ -170,6 +170,29 @@ on_every_store! {
         assert!(dir.path().join("rejected").join(format!("{}.json", poisoned.id)).is_file());
         assert_eq!(files(dir.path(), ".json"), 0);
     }
+
+    async fn a_rejected_record_is_retried_at_the_next_start(store: TestStore) {
+        // What an older server left in `rejected/`: a game whose seed holds a NUL, which
+        // PostgreSQL text refused before the seeds were kept as bytes (issue 20).
+        let dir = tempfile::tempdir().unwrap();
+        let mut game = play(9, Ending::Finished);
+        game.fairness.red_seed = "seed\u{0}".into();
+        let rejected = dir.path().join("rejected");
+        std::fs::create_dir_all(&rejected).unwrap();
+        let file = rejected.join(format!("{}.json", game.id));
+        std::fs::write(&file, serde_json::to_vec(&game).unwrap()).unwrap();
+        let mut refused = play(10, Ending::Finished);
+        refused.players.red.name = "Ann\u{0}".into();
+        let refused_file = rejected.join(format!("{}.json", refused.id));
+        std::fs::write(&refused_file, serde_json::to_vec(&refused).unwrap()).unwrap();
+
+        let (outbox, _task) =
+            Outbox::start(dir.path().into(), Arc::clone(&store.store), quick()).await.unwrap();
+        outbox.flush(in_seconds(10)).await.unwrap();
+        assert_stored_once(&*store.store, &[game]).await;
+        assert!(!file.exists());
+        assert!(refused_file.is_file(), "still refused, so set aside again for the next start");
+    }
 }
 
 #[tokio::test]

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use aeroplane_client::Api;
 use aeroplane_client::render::{colour_wanted, render};
+use aeroplane_client::terminal::escape;
 use aeroplane_protocol::record::GameRecord;
 use aeroplane_rules::{Action, Game};
 use anyhow::Context as _;
@@ -57,7 +58,11 @@ pub(crate) async fn list(server: &str, args: ListArgs) -> anyhow::Result<ExitCod
         };
         println!(
             "{}  {ended}  {} (Red) v {} (Yellow)  {result}, {} rolls, {} moves",
-            game.id, game.players.red.name, game.players.yellow.name, game.rolls, game.moves
+            game.id,
+            escape(&game.players.red.name),
+            escape(&game.players.yellow.name),
+            game.rolls,
+            game.moves
         );
     }
     if let Some(before) = list.next_before {
@@ -74,8 +79,8 @@ pub(crate) async fn replay(server: &str, args: ReplayArgs) -> anyhow::Result<Exi
     println!(
         "game {}: {} (Red) v {} (Yellow), {} positions",
         record.id,
-        record.players.red.name,
-        record.players.yellow.name,
+        escape(&record.players.red.name),
+        escape(&record.players.yellow.name),
         positions.len()
     );
     if !step_by_step {

@@ -65,7 +65,9 @@ fn main() -> ExitCode {
     match outcome {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("error: {error:#}");
+            // An error may quote the server (its messages echo input): escape it too.
+            let text = format!("{error:#}");
+            eprintln!("error: {}", aeroplane_client::terminal::escape(&text));
             ExitCode::from(2)
         }
     }

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use aeroplane_bot::Level;
 use aeroplane_client::render::{colour_wanted, describe, render};
+use aeroplane_client::terminal::escape;
 use aeroplane_client::{Api, Client, Turn, room_url, verify_record, ws_url};
 use aeroplane_protocol::record::Mode;
 use aeroplane_protocol::server::ServerMessage;
@@ -127,13 +128,15 @@ pub(crate) async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
             message = client.next_message() => {
                 let message = message?;
                 if let ServerMessage::Error(error) = &message {
-                    println!("refused: {} ({})", error.message, error.code);
+                    println!("refused: {} ({})", escape(&error.message), error.code);
                     prompted = false;
                 }
                 if let ServerMessage::Hint(hint) = &message {
                     println!(
                         "tip ({} computer): move plane {}: {}",
-                        hint.level, hint.plane, hint.explanation
+                        escape(&hint.level),
+                        hint.plane,
+                        escape(&hint.explanation)
                     );
                     prompted = false;
                 }

@@ -1,4 +1,4 @@
-//! Rebuilding live games from their journals at start-up.
+//! Rebuilding open rooms (waiting or playing) from their journals at start-up.
 //!
 //! A journal is read line by line; a torn last line (a process killed mid-write) is ignored
 //! with everything after it, since everything before it stands. The room is then built as a new
@@ -11,7 +11,9 @@ use std::time::Duration;
 
 use aeroplane_dice::{ClientSeed, DieStream, GameKey, ServerSeed};
 use aeroplane_protocol::events::{Reveal, wire_events};
+use aeroplane_protocol::name::PlayerName;
 use aeroplane_protocol::record::{LoggedAction, Mode};
+use aeroplane_protocol::snapshot::RoomPhase;
 use aeroplane_rules::{Action, Colour};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
@@ -121,9 +123,11 @@ fn read_lines(path: &Path) -> Result<Journaled, RestoreError> {
     })
 }
 
-/// Rebuilds one journaled game and opens its room:
+/// Rebuilds one journaled room and opens it:
 ///
 /// - the room is built with the journaled seats, the computer's seat and the turn clock's length;
+/// - a room that was waiting for players waits again (its seated players' tokens and seeds are
+///   back; it closes `--waiting-room-ttl-ms` from now if nobody comes), and the rest is skipped;
 /// - the actions are replayed through the rules crate (undone ones skipped) and the die stream
 ///   resumed after as many rolls as the log holds, undone rolls included;
 /// - every plane choice that stands and that undo may take back becomes an undo point again
@@ -151,43 +155,16 @@ fn restore(path: &Path, context: &RoomContext) -> Result<RoomHandle, RestoreErro
     if server_seed.commitment().to_string() != setup.commitment {
         return Err(bad("the server seed does not match its commitment"));
     }
-    let computer = match (setup.mode, &setup.computer) {
-        (Mode::Computer, Some(saved)) => Some(ComputerSeat {
-            colour: saved.colour,
-            level: saved.level.parse().map_err(|_| bad("computer level"))?,
-        }),
-        (Mode::Computer, None) => return Err(bad("a computer room without its computer")),
-        (_, Some(_)) => return Err(bad("a computer outside a computer room")),
-        (_, None) => None,
-    };
-    let seat = |colour: Colour, saved: &SavedSeat| -> Result<SeatSetup, RestoreError> {
-        Ok(SeatSetup {
-            colour,
-            name: saved.name.clone(),
-            client_seed: ClientSeed::new(saved.client_seed.clone())
-                .map_err(|_| bad("client seed"))?,
-            token: SeatToken::from_saved(saved.token.clone()),
-        })
-    };
-    let key = GameKey::derive(
-        &server_seed,
-        &ClientSeed::new(setup.red.client_seed.clone()).map_err(|_| bad("client seed"))?,
-        &ClientSeed::new(setup.yellow.client_seed.clone()).map_err(|_| bad("client seed"))?,
-    );
-    let seats = vec![
-        seat(Colour::Red, &setup.red)?,
-        seat(Colour::Yellow, &setup.yellow)?,
-    ];
-    let bot = computer.map(|computer| {
-        let saved = match computer.colour {
-            Colour::Red => &setup.red,
-            Colour::Yellow => &setup.yellow,
-        };
-        let token = SeatToken::from_saved(saved.token.clone());
-        // The choice seed only varies the `random` level; without entropy, the room id will do.
-        let seed = choice_seed().unwrap_or_else(|_| setup.id.as_u64_pair().0);
-        Bot::new(computer, token, seed, context)
-    });
+    let computer = computer_of(&setup)?;
+    let mut seats = Vec::new();
+    for (colour, saved) in [(Colour::Red, &setup.red), (Colour::Yellow, &setup.yellow)] {
+        if let Some(saved) = saved {
+            seats.push(seat_of(colour, saved)?);
+        }
+    }
+    let bot = computer
+        .map(|computer| bot_of(&setup, computer, context))
+        .transpose()?;
     let room_setup = RoomSetup {
         id: setup.id,
         mode: setup.mode,
@@ -196,58 +173,37 @@ fn restore(path: &Path, context: &RoomContext) -> Result<RoomHandle, RestoreErro
         turn_clock: setup.turn_clock_ms.map(Duration::from_millis),
     };
     let (inbox, commands) = mpsc::channel(context.config.room_inbox.max(1));
+    // `build` starts the game if both seats are set; a waiting room waits again, for a full
+    // `--waiting-room-ttl-ms` from now.
     let mut room = task::build(room_setup, computer, context.clone());
-    // `build` started the game (both seats are set); what follows puts back what was played.
     room.created_at = setup.created_at;
-    room.started_at = Some(setup.started_at);
-    let rolls = actions
-        .iter()
-        .filter(|logged| matches!(logged.action, Action::Roll { .. }))
-        .count() as u64;
-    room.dice = Some(DieStream::resume(key, rolls));
-    let mut event = room.event;
-    for (index, logged) in actions.iter().enumerate() {
-        if logged.undone {
-            continue;
+    let over = match setup.started_at {
+        Some(started_at) => {
+            if room.dice.is_none() {
+                return Err(bad("a started game without both seats"));
+            }
+            room.started_at = Some(started_at);
+            room.put_back(actions, clock)?;
+            room.game.is_over()
         }
-        let before = room.game;
-        let events = room
-            .game
-            .apply(logged.action)
-            .map_err(|error| RestoreError::Replay { index, error })?;
-        if !clock.played.contains(&index) {
-            room.remember_for_undo(before, logged.action, index);
-        }
-        let dummy = || Reveal {
-            server_seed: String::new(),
-            commitment: String::new(),
-            red_seed: String::new(),
-            yellow_seed: String::new(),
-        };
-        let produced = wire_events(&events, logged.event, dummy).len() as u64;
-        event = event.max(logged.event + produced.saturating_sub(1));
-    }
-    if let Some(last) = actions.last() {
-        event = event.max(last.event);
-    }
-    room.actions = actions;
-    room.event = event;
-    room.state_event = event;
-    room.clock.strikes = clock.strikes;
-    room.clock.played = clock.played;
-    let over = room.game.is_over();
+        None if !actions.is_empty() => return Err(bad("actions before the game started")),
+        None => false,
+    };
     if over {
         room.finish();
     } else {
-        room.hold_seats_after_restart();
-        // A fresh, full decision time from now for the player to act (see `clock.rs`).
-        room.restart_clock(&mut []);
-        // Rewrite the journal whole (atomically, over the old file, in the current format), so a
-        // torn last line is gone before anything is appended.
+        if room.is_live() {
+            room.hold_seats_after_restart();
+            // A fresh, full decision time from now for the player to act (see `clock.rs`).
+            room.restart_clock(&mut []);
+        }
+        // Rewrite the journal whole (atomically, over the old file, in the current format), so
+        // a torn last line is gone before anything is appended.
         room.journal();
     }
     let handle = RoomHandle { id: room.id, inbox };
-    context.registry.insert(handle.clone());
+    let waiting = room.phase() == RoomPhase::Waiting;
+    context.registry.insert(handle.clone(), waiting);
     task::relaunch(room, commands);
     if let Some(bot) = bot.filter(|_| !over) {
         bot.spawn(&handle);
@@ -255,7 +211,104 @@ fn restore(path: &Path, context: &RoomContext) -> Result<RoomHandle, RestoreErro
     Ok(handle)
 }
 
+/// The computer player of a journaled computer room, with its journaled seat token.
+fn bot_of(
+    setup: &Setup,
+    computer: ComputerSeat,
+    context: &RoomContext,
+) -> Result<Bot, RestoreError> {
+    let saved = match computer.colour {
+        Colour::Red => &setup.red,
+        Colour::Yellow => &setup.yellow,
+    };
+    let saved = saved
+        .as_ref()
+        .ok_or_else(|| RestoreError::BadSetup("the computer has no seat".to_owned()))?;
+    let token = SeatToken::from_saved(saved.token.clone());
+    // The choice seed only varies the `random` level; without entropy, the room id will do.
+    let seed = choice_seed().unwrap_or_else(|_| setup.id.as_u64_pair().0);
+    Ok(Bot::new(computer, token, seed, context))
+}
+
+/// The computer's seat of a journaled computer room.
+fn computer_of(setup: &Setup) -> Result<Option<ComputerSeat>, RestoreError> {
+    let bad = |what: &str| RestoreError::BadSetup(what.to_owned());
+    match (setup.mode, &setup.computer) {
+        (Mode::Computer, Some(saved)) => Ok(Some(ComputerSeat {
+            colour: saved.colour,
+            level: saved.level.parse().map_err(|_| bad("computer level"))?,
+        })),
+        (Mode::Computer, None) => Err(bad("a computer room without its computer")),
+        (_, Some(_)) => Err(bad("a computer outside a computer room")),
+        (_, None) => Ok(None),
+    }
+}
+
+/// A journaled seat. A name from an older server that a name may no longer be is cleaned
+/// ([`PlayerName::lossy`]), never refused: the game matters more than its spelling.
+fn seat_of(colour: Colour, saved: &SavedSeat) -> Result<SeatSetup, RestoreError> {
+    Ok(SeatSetup {
+        colour,
+        name: PlayerName::parse(&saved.name).unwrap_or_else(|_| PlayerName::lossy(&saved.name)),
+        client_seed: ClientSeed::new(saved.client_seed.clone())
+            .map_err(|_| RestoreError::BadSetup("client seed".to_owned()))?,
+        token: SeatToken::from_saved(saved.token.clone()),
+    })
+}
+
 impl Room {
+    /// Puts back what a started game played: the die stream resumed after as many rolls as the
+    /// log holds (undone ones included), the actions replayed (undone ones skipped) with their
+    /// undo points, the event numbers, and the turn clock's strikes.
+    fn put_back(
+        &mut self,
+        actions: Vec<LoggedAction>,
+        clock: SavedClock,
+    ) -> Result<(), RestoreError> {
+        let seed = |colour: Colour| {
+            self.seat(colour)
+                .map(|seat| seat.client_seed.clone())
+                .unwrap_or_default()
+        };
+        let key = GameKey::derive(&self.server_seed, &seed(Colour::Red), &seed(Colour::Yellow));
+        let rolls = actions
+            .iter()
+            .filter(|logged| matches!(logged.action, Action::Roll { .. }))
+            .count() as u64;
+        self.dice = Some(DieStream::resume(key, rolls));
+        let mut event = self.event;
+        for (index, logged) in actions.iter().enumerate() {
+            if logged.undone {
+                continue;
+            }
+            let before = self.game;
+            let events = self
+                .game
+                .apply(logged.action)
+                .map_err(|error| RestoreError::Replay { index, error })?;
+            if !clock.played.contains(&index) {
+                self.remember_for_undo(before, logged.action, index);
+            }
+            let dummy = || Reveal {
+                server_seed: String::new(),
+                commitment: String::new(),
+                red_seed: String::new(),
+                yellow_seed: String::new(),
+            };
+            let produced = wire_events(&events, logged.event, dummy).len() as u64;
+            event = event.max(logged.event + produced.saturating_sub(1));
+        }
+        if let Some(last) = actions.last() {
+            event = event.max(last.event);
+        }
+        self.actions = actions;
+        self.event = event;
+        self.state_event = event;
+        self.clock.strikes = clock.strikes;
+        self.clock.played = clock.played;
+        Ok(())
+    }
+
     /// Holds the seats of a restored game as if every player had just disconnected (`join.rs`):
     /// each person's seat for the grace period from now, the computer's never, and in a local
     /// room, whose one player has nobody to hand the game to, only the colour to act, for the
