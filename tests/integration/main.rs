@@ -16,6 +16,7 @@ mod games_api;
 mod hint;
 mod hostile;
 mod limits;
+mod live_view;
 mod local;
 mod ops;
 mod persistence;

@@ -67,13 +67,17 @@ pub enum ErrorCode {
     Draining,
     /// HTTP: a browser page from an origin not in `--allowed-origins` (403, before the upgrade).
     OriginNotAllowed,
+    /// A `rematch` before the game is over.
+    NotOver,
+    /// A `say` or `rematch` in a computer or local room (they are for two people online).
+    OnlineOnly,
     /// The rules refused the action (e.g. `not_your_turn`, `illegal_plane`).
     Rule(RuleError),
 }
 
 impl ErrorCode {
     /// Every protocol code that is not a rules code, for documentation and tests.
-    pub const PROTOCOL: [ErrorCode; 27] = [
+    pub const PROTOCOL: [ErrorCode; 29] = [
         ErrorCode::Malformed,
         ErrorCode::UnknownType,
         ErrorCode::BadField,
@@ -101,6 +105,8 @@ impl ErrorCode {
         ErrorCode::TooManySpectators,
         ErrorCode::Draining,
         ErrorCode::OriginNotAllowed,
+        ErrorCode::NotOver,
+        ErrorCode::OnlineOnly,
     ];
 
     /// The stable code, e.g. `stale` or `not_your_turn`.
@@ -133,6 +139,8 @@ impl ErrorCode {
             ErrorCode::TooManySpectators => "too_many_spectators",
             ErrorCode::Draining => "draining",
             ErrorCode::OriginNotAllowed => "origin_not_allowed",
+            ErrorCode::NotOver => "not_over",
+            ErrorCode::OnlineOnly => "online_only",
             ErrorCode::Rule(error) => error.code(),
         }
     }

@@ -220,6 +220,9 @@ impl Bot {
             ServerMessage::Error(_) => view.fresh = false,
             ServerMessage::PlayerConnected(_) | ServerMessage::PlayerDisconnected(_) => {}
             ServerMessage::Pong(_) | ServerMessage::Hint(_) => {}
+            ServerMessage::Said(_)
+            | ServerMessage::RematchOffered(_)
+            | ServerMessage::RematchReady(_) => {}
             ServerMessage::GameStarted(_)
             | ServerMessage::Rolled(_)
             | ServerMessage::Moved(_)
