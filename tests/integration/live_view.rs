@@ -82,8 +82,13 @@ async fn a_snapshot_carries_the_clocks_time_left_and_the_strikes() {
     assert!(left <= 400, "{left} ms left of 400");
 
     // Red lets the clock run out: the server rolls for Red and counts a strike.
-    red.recv_until(|m| matches!(m, ServerMessage::Rolled(r) if r.colour == Colour::Red))
+    let rolled = red
+        .recv_until(|m| matches!(m, ServerMessage::Rolled(r) if r.colour == Colour::Red))
         .await;
+    assert!(
+        matches!(rolled, ServerMessage::Rolled(r) if r.by_clock),
+        "marked as the clock's"
+    );
     let snapshot = yellow.sync().await;
     let clock = snapshot.clock.unwrap();
     assert_eq!((clock.strikes.red, clock.strikes.yellow), (1, 0));

@@ -226,6 +226,10 @@ pub struct Rolled {
     /// in ms from when this event was sent (absent without a clock).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deadline_ms: Option<u64>,
+    /// Whether the turn clock ran out and the server played this for the player (absent when
+    /// the player did).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub by_clock: bool,
 }
 
 /// Opposing planes sent back to base by a move.
@@ -262,6 +266,10 @@ pub struct Moved {
     /// in ms from when this event was sent (absent without a clock).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deadline_ms: Option<u64>,
+    /// Whether the turn clock ran out and the server played this for the player (absent when
+    /// the player did).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub by_clock: bool,
 }
 
 /// The turn passed.
@@ -359,4 +367,9 @@ pub struct RematchReady {
     pub colour: Option<Colour>,
     /// The receiver's seat token in the new room (`null` for a spectator).
     pub token: Option<String>,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_false(value: &bool) -> bool {
+    !*value
 }

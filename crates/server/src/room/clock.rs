@@ -43,6 +43,8 @@ pub(super) struct Clock {
     pub(super) strikes: [u32; 2],
     /// The indices in the action log of the actions the clock played for a player.
     pub(super) played: Vec<usize>,
+    /// Whether the action being applied now is one the clock plays for a player.
+    playing: bool,
 }
 
 impl Clock {
@@ -102,6 +104,15 @@ impl Room {
     /// Restarts the clock for the decision now pending (none once the game is over, before it
     /// starts, or when the computer is to act) and stamps the turn events with its length.
     pub(super) fn restart_clock(&mut self, messages: &mut [ServerMessage]) {
+        if self.clock.playing {
+            for message in messages.iter_mut() {
+                match message {
+                    ServerMessage::Rolled(rolled) => rolled.by_clock = true,
+                    ServerMessage::Moved(moved) => moved.by_clock = true,
+                    _ => {}
+                }
+            }
+        }
         let computer = self.is_computer(self.game.to_act());
         let running = self.clock.per_decision.is_some()
             && self.is_live()
@@ -188,7 +199,9 @@ impl Room {
     /// journal written with the action already says who played it.
     fn play_for(&mut self, action: Action) -> Result<(), aeroplane_rules::RuleError> {
         self.clock.played.push(self.actions.len());
+        self.clock.playing = true;
         let result = self.apply(action);
+        self.clock.playing = false;
         if result.is_err() {
             self.clock.played.pop();
         }
