@@ -88,8 +88,8 @@ export function mountReplay(root, gameId) {
       type: 'range', min: 0, max: steps.length - 1, value: 0, 'aria-label': 'Position in the game',
       oninput: () => show(Number(slider.value)),
     });
-    const button = (label, testid, onclick, aria) =>
-      h('button', { 'data-testid': testid, 'aria-label': aria, onclick }, label);
+    // The visible label is the accessible name (a different aria-label confuses voice control).
+    const button = (label, testid, onclick) => h('button', { 'data-testid': testid, onclick }, label);
     const play = button('Play', 'replay-play', () => (timer ? stop() : autoplay()), 'Autoplay');
     const turns = turnsOf(steps);
     const turnItems = turns.map((turn, i) => h('li', {},

@@ -34,7 +34,7 @@ export function buildRoomLayout(view) {
     draw: $('div', { class: 'row draw-row', 'data-testid': 'draw' }),
     social: $('div', {}),
     log: $('ul', {
-      class: 'messages', role: 'log', tabindex: 0, 'aria-live': 'polite', 'aria-label': 'Game messages', 'data-testid': 'messages',
+      class: 'messages', tabindex: 0, 'aria-live': 'polite', 'aria-label': 'Game messages', 'data-testid': 'messages',
     }),
     over: $('section', { class: 'game-over', hidden: true, 'data-testid': 'game-over' }),
     boardWrap: $('div', { class: 'board-wrap', hidden: true, 'data-testid': 'board' }),
