@@ -347,7 +347,10 @@ class RoomView {
       void this.el.die.offsetWidth; // restart the wobble
       this.el.die.classList.add('rolling');
     }
-    if (message.type === 'turn_passed') this.dieOwner = null;
+    if (message.type === 'turn_passed') {
+      this.dieOwner = null;
+      this.el.announce.textContent = ''; // the last turn's news is old now
+    }
     if (message.type === 'moved') await this.animateMove(message, before);
     const lines = describeEvent(message, before, this.seat);
     for (const line of lines) this.log(line.text, false);
