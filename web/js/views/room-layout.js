@@ -5,8 +5,9 @@
 // On a phone or a portrait tablet the controls come first and stay at the top of the screen
 // while the board scrolls under them, so Roll and the move buttons are never below the fold.
 
+import { clientSeed, saveName, savedName } from '../api.js';
 import { h } from '../dom.js';
-import { destination } from '../gamestate.js';
+import { destination, permissions } from '../gamestate.js';
 import { colourName, positionText } from '../messages.js';
 import { setSound, soundOn } from './your-turn.js';
 
@@ -136,4 +137,51 @@ function renderTurn(view, allowed) {
     : owner ? `${name(owner)} rolled` : `${name(game.to_act)} to roll`;
   el.die.setAttribute('aria-label', owner ? `Die: ${colourName(owner)} rolled ${el.die.textContent}` : 'Die: not rolled yet');
   el.diceRow.hidden = state.phase !== 'playing';
+}
+
+/** Asks a visitor of a room with a free seat for a name (and, folded away, a dice seed). */
+export function showJoinForm(view, status) {
+  const name = h('input', { id: 'join-name', value: savedName(), maxlength: 32, required: true, autocomplete: 'nickname' });
+  const seed = h('input', { id: 'join-seed', maxlength: 64, placeholder: 'optional' });
+  const opponent = status.seats.red?.name ?? status.seats.yellow?.name;
+  view.el.joinPanel.replaceChildren(
+    h('h2', {}, opponent ? `${opponent} invites you to a game` : 'Join this game'),
+    h('div', { class: 'row' }, h('label', { for: 'join-name' }, 'Your name', name)),
+    h('details', {}, h('summary', {}, 'Choose your own dice seed (optional)'),
+      h('label', { for: 'join-seed' }, 'Dice seed', seed)),
+    h('div', { class: 'row' },
+      h('button', {
+        class: 'primary', 'data-testid': 'take-seat',
+        onclick: () => {
+          const chosen = name.value.trim() || 'Player';
+          saveName(chosen);
+          view.intent = { join: { name: chosen, client_seed: clientSeed(seed.value) } };
+          view.el.joinPanel.hidden = true;
+          view.connect('player');
+        },
+      }, 'Take the seat'),
+      h('button', {
+        'data-testid': 'watch',
+        onclick: () => { view.el.joinPanel.hidden = true; view.connect('spectator'); },
+      }, 'Just watch')),
+  );
+  view.el.joinPanel.hidden = false;
+  name.focus();
+}
+
+/** The room's keys: R rolls, 1–4 move a plane (not while typing or in a dialog). */
+export function roomKeyboard(view, event) {
+  if (!view.state || event.target.closest?.('input, textarea, select, dialog')) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const allowed = permissions(view.state, view.seat);
+  if ((event.key === 'r' || event.key === 'R') && allowed.roll && !view.busy) {
+    event.preventDefault();
+    view.roll();
+  } else if (/^[1-4]$/.test(event.key) && allowed.move && !view.busy) {
+    const plane = Number(event.key) - 1;
+    if (view.state.game.phase.legal.includes(plane)) {
+      event.preventDefault();
+      view.move(plane);
+    }
+  }
 }

@@ -5,14 +5,14 @@
 // snapshot up to date with `applyEvent`; when an event number is skipped it asks for a fresh
 // snapshot (`sync`). The layout, the clocks and the game-over panel live in sibling modules.
 
-import { ApiError, clientSeed, forgetSeat, loadSeat, roomStatus, saveName, saveSeat, savedName, wsUrl } from '../api.js';
+import { ApiError, clientSeed, forgetSeat, loadSeat, roomStatus, saveSeat, savedName, wsUrl } from '../api.js';
 import { BoardView, COLOUR_NAMES } from '../board.js';
 import { RoomConnection } from '../connection.js';
 import { confirmDialog, h } from '../dom.js';
 import { applyEvent, permissions } from '../gamestate.js';
 import { PHRASES, colourName, describeEvent } from '../messages.js';
 import { ClockTracker } from './room-clock.js';
-import { buildRoomLayout, renderControls } from './room-layout.js';
+import { buildRoomLayout, renderControls, roomKeyboard, showJoinForm } from './room-layout.js';
 import { drawControls, inviteSection, playerRows, quickMessageBar } from './room-panels.js';
 import { nextGameButtons, showRoomOver } from './room-next.js';
 import { YourTurnCue } from './your-turn.js';
@@ -90,32 +90,7 @@ class RoomView {
   }
 
   askToJoin(status) {
-    const name = h('input', { id: 'join-name', value: savedName(), maxlength: 32, required: true, autocomplete: 'nickname' });
-    const seed = h('input', { id: 'join-seed', maxlength: 64, placeholder: 'optional' });
-    const opponent = status.seats.red?.name ?? status.seats.yellow?.name;
-    this.el.joinPanel.replaceChildren(
-      h('h2', {}, opponent ? `${opponent} invites you to a game` : 'Join this game'),
-      h('div', { class: 'row' }, h('label', { for: 'join-name' }, 'Your name', name)),
-      h('details', {}, h('summary', {}, 'Choose your own dice seed (optional)'),
-        h('label', { for: 'join-seed' }, 'Dice seed', seed)),
-      h('div', { class: 'row' },
-        h('button', {
-          class: 'primary', 'data-testid': 'take-seat',
-          onclick: () => {
-            const chosen = name.value.trim() || 'Player';
-            saveName(chosen);
-            this.intent = { join: { name: chosen, client_seed: clientSeed(seed.value) } };
-            this.el.joinPanel.hidden = true;
-            this.connect('player');
-          },
-        }, 'Take the seat'),
-        h('button', {
-          'data-testid': 'watch',
-          onclick: () => { this.el.joinPanel.hidden = true; this.connect('spectator'); },
-        }, 'Just watch')),
-    );
-    this.el.joinPanel.hidden = false;
-    name.focus();
+    showJoinForm(this, status);
   }
 
   connect(role) {
@@ -449,19 +424,7 @@ class RoomView {
   }
 
   keyboard(event) {
-    if (!this.state || event.target.closest?.('input, textarea, select, dialog')) return;
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
-    const allowed = permissions(this.state, this.seat);
-    if ((event.key === 'r' || event.key === 'R') && allowed.roll && !this.busy) {
-      event.preventDefault();
-      this.roll();
-    } else if (/^[1-4]$/.test(event.key) && allowed.move && !this.busy) {
-      const plane = Number(event.key) - 1;
-      if (this.state.game.phase.legal.includes(plane)) {
-        event.preventDefault();
-        this.move(plane);
-      }
-    }
+    roomKeyboard(this, event);
   }
 
   log(text, big = false, kind = '') {
