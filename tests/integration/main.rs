@@ -19,6 +19,7 @@ mod health;
 mod hint;
 mod hostile;
 mod limits;
+mod live_view;
 mod local;
 mod names;
 mod openapi;

@@ -61,7 +61,7 @@ async fn a_lone_quick_match_request_times_out_with_no_match() {
         .send()
         .await
         .unwrap();
-    assert_eq!(response.status(), 408);
+    assert_eq!(response.status(), 409, "not 408, which browsers re-send");
     assert_eq!(
         response.json::<ApiError>().await.unwrap().code,
         ErrorCode::NoMatch

@@ -1,4 +1,4 @@
-// The server's HTTP API (docs/protocol.md), and where seat tokens are kept.
+// The server's HTTP API (docs/protocol.md), where seat tokens are kept, and the client seed.
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -8,8 +8,8 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body) {
-  const init = { method, headers: { accept: 'application/json' } };
+async function request(method, path, body, signal) {
+  const init = { method, headers: { accept: 'application/json' }, signal };
   if (body !== undefined) {
     init.headers['content-type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -18,6 +18,7 @@ async function request(method, path, body) {
   try {
     response = await fetch(path, init);
   } catch (error) {
+    if (error.name === 'AbortError') throw new ApiError(0, 'aborted', 'Cancelled.');
     throw new ApiError(0, 'network', `The server cannot be reached (${error.message}).`);
   }
   const text = await response.text();
@@ -42,11 +43,14 @@ export function roomStatus(id) {
   return request('GET', `/api/rooms/${encodeURIComponent(id)}`);
 }
 
-/** `POST /api/quick-match`: resolves when another player is matched (or rejects `no_match`). */
-export function quickMatch(name, clientSeed) {
+/**
+ * `POST /api/quick-match`: resolves when another player is matched (or rejects `no_match`);
+ * aborting `signal` cancels the request, and the server pairs nobody with it.
+ */
+export function quickMatch(name, clientSeed, signal) {
   const body = { name };
   if (clientSeed) body.client_seed = clientSeed;
-  return request('POST', '/api/quick-match', body);
+  return request('POST', '/api/quick-match', body, signal);
 }
 
 export function getGame(id) {
@@ -71,24 +75,49 @@ export function wsUrl(roomId, wsPath) {
   return `${scheme}//${location.host}${path}`;
 }
 
-// Seat tokens live in sessionStorage, one key per room: they survive a reload and a network drop
-// in this tab, never appear in a URL, and a second tab opening the invite link is a new visitor.
+// Seat tokens live in localStorage, one key per room: they survive a reload, a network drop and a
+// closed tab, so the same browser opening the invite link again is back in its seat. They never
+// appear in a URL. Tokens of rooms long gone are pruned after a week.
 const seatKey = (roomId) => `plyyard.seat.${roomId}`;
+const SEAT_TTL_MS = 7 * 24 * 3600 * 1000;
 
 export function saveSeat(roomId, seat) {
-  sessionStorage.setItem(seatKey(roomId), JSON.stringify(seat));
+  localStorage.setItem(seatKey(roomId), JSON.stringify({ ...seat, saved: Date.now() }));
 }
 
 export function loadSeat(roomId) {
   try {
-    return JSON.parse(sessionStorage.getItem(seatKey(roomId)) ?? 'null');
+    return JSON.parse(localStorage.getItem(seatKey(roomId)) ?? sessionStorage.getItem(seatKey(roomId)) ?? 'null');
   } catch {
     return null;
   }
 }
 
 export function forgetSeat(roomId) {
+  localStorage.removeItem(seatKey(roomId));
   sessionStorage.removeItem(seatKey(roomId));
+}
+
+/** Removes the seat tokens saved more than a week ago. */
+export function pruneSeats(now = Date.now()) {
+  for (const key of Object.keys(localStorage)) {
+    if (!key.startsWith('plyyard.seat.')) continue;
+    try {
+      if (now - (JSON.parse(localStorage.getItem(key))?.saved ?? 0) > SEAT_TTL_MS) localStorage.removeItem(key);
+    } catch {
+      localStorage.removeItem(key);
+    }
+  }
+}
+
+/**
+ * The client seed to send: the one the player typed, or 16 random bytes in hex from this browser,
+ * so the dice never depend on the server's seed alone (`fairness.md`).
+ */
+export function clientSeed(typed) {
+  if (typed) return typed;
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 export function savedName() {

@@ -1,12 +1,17 @@
-// The client's entry point: a hash router over three views.
+// The client's entry point: a hash router over the views.
 //
 //   #/               the start page
+//   #/rules          how to play
 //   #/room/<id>      a live room (seat, same device or spectator); the invite link
-//   #/game/<id>      a finished game: result, fairness check and replay
+//   #/game/<id>      a finished game: result, move list, replay and fairness check
+//
+// Leaving a live game through the site's own links asks first.
 
-import { h } from './dom.js';
+import { pruneSeats } from './api.js';
+import { confirmDialog, h } from './dom.js';
 import { mountReplay } from './views/replay.js';
 import { mountRoom } from './views/room.js';
+import { mountRules } from './views/rules.js';
 import { mountStart } from './views/start.js';
 
 const root = document.getElementById('app');
@@ -28,9 +33,11 @@ function route_() {
   const query = new URLSearchParams(location.hash.split('?')[1] ?? '');
   const roomId = id?.split('?')[0];
   if (view === 'room' && roomId) {
-    unmount = mountRoom(root, roomId, { ...intent, watch: intent.watch || query.has('watch') });
+    unmount = mountRoom(root, roomId, { ...intent, watch: intent.watch || query.has('watch') }, go);
   } else if (view === 'game' && roomId) {
     unmount = mountReplay(root, roomId);
+  } else if (view?.split('?')[0] === 'rules') {
+    unmount = mountRules(root);
   } else if (!view) {
     unmount = mountStart(root, go);
   } else {
@@ -40,5 +47,15 @@ function route_() {
   root.focus({ preventScroll: true });
 }
 
+// The header's links leave the page's view: in a live game, ask first.
+document.querySelector('header.top')?.addEventListener('click', async (event) => {
+  const link = event.target.closest('a[href^="#"]');
+  if (!link || !unmount.confirmLeave?.()) return;
+  event.preventDefault();
+  const leave = await confirmDialog('Leave this game? Your seat is held for a while, then the game is lost.', 'Leave', 'Stay');
+  if (leave) go(link.getAttribute('href').slice(1));
+});
+
+pruneSeats();
 window.addEventListener('hashchange', route_);
 route_();

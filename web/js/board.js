@@ -81,6 +81,11 @@ export class BoardView {
       for (let plane = 0; plane < 4; plane += 1) this.createPlane(colour, plane);
     }
     container.replaceChildren(this.svg);
+    container.addEventListener('focusin', (event) => {
+      const plane = event.target.closest?.('.plane');
+      if (plane) this.showTarget(plane.dataset.colour, Number(plane.dataset.plane));
+    });
+    container.addEventListener('focusout', () => this.showTarget(null));
   }
 
   drawStatic() {
@@ -142,8 +147,10 @@ export class BoardView {
       'data-testid': `plane-${colour}-${plane}`,
     }, this.planeLayer);
     const inner = el('g', { class: 'plane-inner' }, group);
-    el('circle', { r: 0.44, class: 'halo' }, inner);
-    el('circle', { r: 0.38, class: `body fill-${colour}` }, inner);
+    // An invisible disc one square wide: the touch target is at least 24 px on a phone.
+    el('circle', { r: 0.56, class: 'hit' }, inner);
+    el('circle', { r: 0.47, class: 'halo' }, inner);
+    el('circle', { r: 0.41, class: `body fill-${colour}` }, inner);
     el('path', { d: PLANE_PATH, class: 'glyph', transform: colour === 'yellow' ? 'rotate(180)' : '' }, inner);
     const badge = el('text', { x: 0.27, y: 0.36, class: 'plane-number' }, inner);
     badge.textContent = String(plane + 1);
@@ -155,9 +162,10 @@ export class BoardView {
         this.choose(colour, plane);
       }
     });
-    group.addEventListener('focus', () => this.showTarget(colour, plane));
+    // Focus is followed on the HTML container (see the constructor): Chromium makes an SVG
+    // element with focus listeners of its own a tab stop, which would put every plane in the
+    // tab order, the opponent's included.
     group.addEventListener('mouseenter', () => this.showTarget(colour, plane));
-    group.addEventListener('blur', () => this.showTarget(null));
     group.addEventListener('mouseleave', () => this.showTarget(null));
     this.planes.set(`${colour}:${plane}`, { group, inner, title, point: { x: 0, y: 0 }, scale: 1 });
   }
@@ -229,14 +237,33 @@ export class BoardView {
     entry.inner.setAttribute('transform', `scale(${scale})`);
   }
 
-  /** Marks where a legal plane would land, while it is hovered or focused. */
+  /**
+   * Marks where every selectable plane would land (touch screens have no hover), the one
+   * hovered or focused more strongly, with the plane's number.
+   */
   showTarget(colour, plane) {
     this.targetLayer.replaceChildren();
-    if (colour === null || !this.isSelectable(colour, plane)) return;
-    const from = this.state.planes[colour][plane];
-    const to = destination(from, this.state.roll);
-    const point = positionPoint(colour, to, plane);
-    el('circle', { cx: point.x, cy: point.y, r: 0.42, class: `target stroke-${colour}` }, this.targetLayer);
+    const s = this.state;
+    if (!s || !s.selectable || !s.toAct) return;
+    for (const legal of s.legal) {
+      const from = s.planes[s.toAct][legal];
+      const point = positionPoint(s.toAct, destination(from, s.roll), legal);
+      const chosen = colour === s.toAct && plane === legal;
+      el('circle', {
+        cx: point.x, cy: point.y, r: 0.42, class: `target stroke-${s.toAct}${chosen ? ' chosen' : ''}`,
+        'data-target': legal,
+      }, this.targetLayer);
+      const label = el('text', { x: point.x, y: point.y + 0.12, class: 'target-number' }, this.targetLayer);
+      label.textContent = String(legal + 1);
+    }
+  }
+
+  /** A short burst around a plane that reached the finish. */
+  celebrate(colour, plane) {
+    const entry = this.planes.get(`${colour}:${plane}`);
+    if (!entry) return;
+    entry.group.classList.add('finishing');
+    setTimeout(() => entry.group.classList.remove('finishing'), 1500);
   }
 
   /** Draws attention to one plane for a few seconds (a hint). */
@@ -258,6 +285,11 @@ export class BoardView {
    */
   animate(colour, plane, from, to) {
     const entry = this.planes.get(`${colour}:${plane}`);
+    if (to === 'base') {
+      // A captured plane flies home; the class marks it for styles and tests meanwhile.
+      entry.group.classList.add('captured');
+      setTimeout(() => entry.group.classList.remove('captured'), 1200);
+    }
     const points = pathPoints(colour, plane, from, to);
     points[0] = entry.point;
     entry.group.parentNode.appendChild(entry.group); // draw the moving plane on top

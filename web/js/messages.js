@@ -1,10 +1,35 @@
-// Human sentences for room events and results.
+// Human sentences for room events and results, in one numbering for people everywhere: planes
+// are 1–4, a plane's squares are counted from its own start square (square 0) to square 50, then
+// home lane 1–5 and the finish. The move buttons, the board's labels, the log and the hints all
+// use these words.
 
 const NAME = { red: 'Red', yellow: 'Yellow' };
 
 export function colourName(colour) {
   return NAME[colour] ?? String(colour);
 }
+
+/** "Red plane 2" for plane index 1. */
+export function planeName(colour, plane) {
+  return `${colourName(colour)} plane ${plane + 1}`;
+}
+
+/** A position in people's words: base, square N (from the plane's own start), home lane N, finish. */
+export function positionText(position) {
+  if (position === 'base') return 'base';
+  if (position === 'finished') return 'finish';
+  return position > 50 ? `home lane ${position - 50}` : `square ${position}`;
+}
+
+/** The preset quick messages (`say`), in the order the buttons show them. */
+export const PHRASES = {
+  good_luck: 'Good luck!',
+  nice_move: 'Nice move!',
+  oops: 'Oops!',
+  well_played: 'Well played!',
+  good_game: 'Good game!',
+  thanks: 'Thanks!',
+};
 
 const REASONS = {
   finished: 'all four planes reached the finish',
@@ -28,15 +53,36 @@ export function resultText(result) {
   return `${colourName(result.winner)} wins: ${reasonText(result.reason)}.`;
 }
 
-function planeCount(planes) {
-  return planes.length === 1 ? 'a plane' : `${planes.length} planes`;
+/**
+ * The game-over headline for one viewer: "You won" / "You lost" for a seated player of one
+ * colour, "Ann (Red) won" otherwise, "Draw" for a draw; `seats` gives the names.
+ */
+export function resultHeadline(result, viewer, seats) {
+  if (!result) return '';
+  if (!result.winner) return 'Draw';
+  if (viewer === 'red' || viewer === 'yellow') return viewer === result.winner ? 'You won' : 'You lost';
+  const name = seats?.[result.winner]?.name;
+  return `${name ? `${name} (${colourName(result.winner)})` : colourName(result.winner)} won`;
+}
+
+function planeList(colour, planes) {
+  const numbers = planes.map((p) => p + 1);
+  const list = numbers.length === 1 ? `${numbers[0]}` : `${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)}`;
+  return `${colourName(colour)} plane${numbers.length === 1 ? '' : 's'} ${list}`;
+}
+
+function byClock(message, viewer) {
+  if (!message.by_clock) return '';
+  const you = viewer === message.colour || viewer === 'both';
+  return you ? ' (played for you: time ran out)' : ' (played for them: time ran out)';
 }
 
 /**
- * Sentences for one room event: [{text, big}] (big for extra roll, void six, capture, finish and
- * game over, which the client also announces to screen readers).
+ * Sentences for one room event: [{text, big}] (big for extra roll, void six, capture, finish,
+ * a turn the clock played and game over, which the client also announces). `viewer` is the
+ * viewer's seat ('red', 'yellow', 'both' or null).
  */
-export function describeEvent(message, state) {
+export function describeEvent(message, state, viewer = null) {
   const name = (colour) => state?.seats?.[colour]?.name ?? colourName(colour);
   const who = (colour) => `${colourName(colour)} (${name(colour)})`;
   switch (message.type) {
@@ -49,18 +95,16 @@ export function describeEvent(message, state) {
     case 'game_started':
       return [{ text: 'Both seats are taken: the game starts. Red rolls first.', big: true }];
     case 'rolled':
-      return [{ text: `${colourName(message.colour)} rolled ${message.value}.` }];
+      return [{ text: `${colourName(message.colour)} rolled ${message.value}${byClock(message, viewer)}.`, big: Boolean(message.by_clock) }];
     case 'moved': {
       const out = [];
-      const plane = `${colourName(message.colour)} plane ${message.plane + 1}`;
-      if (message.from === 'base') out.push({ text: `${plane} took off.` });
-      else if (message.finished) out.push({ text: `${plane} reached the finish!`, big: true });
-      else out.push({ text: `${plane} moved to ${message.to > 50 ? `home-lane step ${message.to - 50}` : `square ${message.to}`}.` });
+      const plane = planeName(message.colour, message.plane);
+      const clock = byClock(message, viewer);
+      if (message.from === 'base') out.push({ text: `${plane} took off${clock}.`, big: Boolean(clock) });
+      else if (message.finished) out.push({ text: `${plane} reached the finish${clock}!`, big: true });
+      else out.push({ text: `${plane} moved to ${positionText(message.to)}${clock}.`, big: Boolean(clock) });
       for (const capture of message.captures) {
-        out.push({
-          text: `Capture! ${colourName(message.colour)} sent ${planeCount(capture.planes)} of ${colourName(capture.colour)} back to base.`,
-          big: true,
-        });
+        out.push({ text: `Capture! ${plane} sent ${planeList(capture.colour, capture.planes)} back to base.`, big: true });
       }
       if (message.extra_roll) out.push({ text: `${colourName(message.colour)} rolls again.`, big: true });
       return out;
@@ -84,7 +128,7 @@ export function describeEvent(message, state) {
     case 'undone':
       return [{ text: `Undo: ${colourName(message.colour)} chooses a plane again (${message.actions} action${message.actions === 1 ? '' : 's'} taken back).`, big: true }];
     case 'game_over':
-      return [{ text: `Game over. ${resultText(message.result)}`, big: true }];
+      return [{ text: resultText(message.result), big: true }];
     default:
       return [];
   }

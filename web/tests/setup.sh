@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the browser tests need, idempotently: Debian's Chromium and the npm packages of
-# web/ (playwright-core only; it drives the system Chromium and never downloads a browser).
+# web/ (playwright-core, which drives the system Chromium and never downloads a browser, and
+# axe-core, the accessibility checker the tests inject into pages).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,9 +25,13 @@ if [ "$node_major" -lt 20 ]; then
   exit 1
 fi
 
-# `npm ci` only when the installed playwright-core is not the locked one.
-wanted=$(node -p 'require("./package-lock.json").packages["node_modules/playwright-core"].version')
-installed=$(node -p 'try { require("./node_modules/playwright-core/package.json").version } catch { "" }')
-if [ "$wanted" != "$installed" ]; then
+# `npm ci` only when an installed package is not the locked one.
+stale=0
+for package in playwright-core axe-core; do
+  wanted=$(node -p "require('./package-lock.json').packages['node_modules/$package'].version")
+  installed=$(node -p "try { require('./node_modules/$package/package.json').version } catch { '' }")
+  [ "$wanted" = "$installed" ] || stale=1
+done
+if [ "$stale" = 1 ]; then
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
 fi

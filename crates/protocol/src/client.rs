@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::ErrorCode;
 
 /// The `type` names a client may send.
-pub const CLIENT_TYPES: [&str; 13] = [
+pub const CLIENT_TYPES: [&str; 15] = [
     "join",
     "roll",
     "move",
@@ -24,6 +24,8 @@ pub const CLIENT_TYPES: [&str; 13] = [
     "leave",
     "hint",
     "undo",
+    "say",
+    "rematch",
 ];
 
 /// One message from a client, tagged by `type`.
@@ -58,6 +60,53 @@ pub enum ClientMessage {
     /// Take back the last plane choice of the human (in a local room: of either colour) and
     /// everything after it (computer and local rooms only).
     Undo(Act),
+    /// Send one of the preset quick messages to the room (players of online rooms only; rate
+    /// limited). There is no free text.
+    Say(Say),
+    /// Ask for a rematch once the game is over, or accept the opponent's request (players of
+    /// online rooms only). When both asked, each gets `rematch_ready` with a seat in a new room.
+    Rematch(RematchRequest),
+}
+
+/// The preset quick messages; there is no free text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phrase {
+    /// "Good luck!"
+    GoodLuck,
+    /// "Nice move!"
+    NiceMove,
+    /// "Oops!"
+    Oops,
+    /// "Well played!"
+    WellPlayed,
+    /// "Good game!"
+    GoodGame,
+    /// "Thanks!"
+    Thanks,
+}
+
+/// The `say` message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Say {
+    /// The client's request id, echoed in an error.
+    #[serde(default)]
+    pub id: Option<u64>,
+    /// Which preset message.
+    pub phrase: Phrase,
+}
+
+/// The `rematch` message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RematchRequest {
+    /// The client's request id, echoed in an error.
+    #[serde(default)]
+    pub id: Option<u64>,
+    /// The player's dice seed for the new game (at most 64 UTF-8 bytes; empty when absent).
+    #[serde(default)]
+    pub client_seed: Option<String>,
 }
 
 /// Whether a joining client wants a seat or only to watch.
@@ -142,6 +191,8 @@ impl ClientMessage {
             | ClientMessage::Sync(request)
             | ClientMessage::Leave(request)
             | ClientMessage::Hint(request) => request.id,
+            ClientMessage::Say(say) => say.id,
+            ClientMessage::Rematch(rematch) => rematch.id,
         }
     }
 
@@ -259,6 +310,19 @@ mod tests {
     }
 
     #[test]
+    fn say_accepts_only_preset_phrases() {
+        assert_eq!(
+            decode(r#"{"type":"say","phrase":"well_played"}"#).unwrap(),
+            ClientMessage::Say(Say {
+                id: None,
+                phrase: Phrase::WellPlayed
+            })
+        );
+        let free_text = decode(r#"{"type":"say","phrase":"you are bad"}"#).unwrap_err();
+        assert_eq!(free_text.code, ErrorCode::BadField);
+    }
+
+    #[test]
     fn errors_distinguish_malformed_unknown_and_bad_fields() {
         assert_eq!(decode("{nope").unwrap_err().code, ErrorCode::Malformed);
         assert_eq!(decode("[1,2]").unwrap_err().code, ErrorCode::Malformed);
@@ -281,6 +345,14 @@ mod tests {
             }),
             ClientMessage::Ping(Request { id: None }),
             ClientMessage::Hint(Request { id: Some(3) }),
+            ClientMessage::Say(Say {
+                id: Some(5),
+                phrase: Phrase::GoodGame,
+            }),
+            ClientMessage::Rematch(RematchRequest {
+                id: None,
+                client_seed: Some("again".into()),
+            }),
             ClientMessage::Undo(Act {
                 id: Some(4),
                 seen: 17,

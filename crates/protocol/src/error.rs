@@ -82,13 +82,17 @@ pub enum ErrorCode {
     RequestTimeout,
     /// HTTP: the database does not answer; play goes on, finished games wait (503).
     StoreUnavailable,
+    /// A `rematch` before the game is over.
+    NotOver,
+    /// A `say` or `rematch` in a computer or local room (they are for two people online).
+    OnlineOnly,
     /// The rules refused the action (e.g. `not_your_turn`, `illegal_plane`).
     Rule(RuleError),
 }
 
 impl ErrorCode {
     /// Every protocol code that is not a rules code, for documentation and tests.
-    pub const PROTOCOL: [ErrorCode; 34] = [
+    pub const PROTOCOL: [ErrorCode; 36] = [
         ErrorCode::Malformed,
         ErrorCode::UnknownType,
         ErrorCode::BadField,
@@ -123,6 +127,8 @@ impl ErrorCode {
         ErrorCode::UnsupportedMediaType,
         ErrorCode::RequestTimeout,
         ErrorCode::StoreUnavailable,
+        ErrorCode::NotOver,
+        ErrorCode::OnlineOnly,
     ];
 
     /// The stable code, e.g. `stale` or `not_your_turn`.
@@ -162,6 +168,8 @@ impl ErrorCode {
             ErrorCode::UnsupportedMediaType => "unsupported_media_type",
             ErrorCode::RequestTimeout => "request_timeout",
             ErrorCode::StoreUnavailable => "store_unavailable",
+            ErrorCode::NotOver => "not_over",
+            ErrorCode::OnlineOnly => "online_only",
             ErrorCode::Rule(error) => error.code(),
         }
     }

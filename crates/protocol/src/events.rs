@@ -51,6 +51,7 @@ pub fn wire_events(
                     finished: false,
                     extra_roll: false,
                     deadline_ms: None,
+                    by_clock: false,
                 });
             }
             Event::Moved {
@@ -70,6 +71,7 @@ pub fn wire_events(
                     finished: false,
                     extra_roll: false,
                     deadline_ms: None,
+                    by_clock: false,
                 });
             }
             Event::Captured {
@@ -112,6 +114,7 @@ pub fn wire_events(
                         value,
                         legal,
                         deadline_ms: None,
+                        by_clock: false,
                     }),
                     Event::TurnPassed { from, to, reason } => {
                         ServerMessage::TurnPassed(TurnPassed {

@@ -8,7 +8,7 @@
 use aeroplane_rules::{Colour, Die, PassReason, Plane, PlaneSet, Position, RingIndex};
 use serde::{Deserialize, Serialize};
 
-use crate::client::Role;
+use crate::client::{Phrase, Role};
 use crate::error::ErrorCode;
 use crate::record::ResultRecord;
 use crate::snapshot::Snapshot;
@@ -51,6 +51,13 @@ pub enum ServerMessage {
     GameOver(GameOver),
     /// Plane choices were taken back (computer and local rooms); the snapshot is the room now.
     Undone(Undone),
+    /// A player sent a preset quick message (not a room event: it has no event number).
+    Said(Said),
+    /// A player asked for a rematch after the game (not a room event).
+    RematchOffered(RematchOffered),
+    /// Both players asked for a rematch: the new room (not a room event). Each player gets its
+    /// own seat token; spectators get the room id only, to follow.
+    RematchReady(RematchReady),
 }
 
 impl ServerMessage {
@@ -61,7 +68,10 @@ impl ServerMessage {
             | ServerMessage::Snapshot(_)
             | ServerMessage::Pong(_)
             | ServerMessage::Hint(_)
-            | ServerMessage::Error(_) => None,
+            | ServerMessage::Error(_)
+            | ServerMessage::Said(_)
+            | ServerMessage::RematchOffered(_)
+            | ServerMessage::RematchReady(_) => None,
             ServerMessage::PlayerConnected(m) => Some(m.event),
             ServerMessage::PlayerDisconnected(m) => Some(m.event),
             ServerMessage::GameStarted(m) => Some(m.event),
@@ -167,6 +177,10 @@ pub struct PlayerConnected {
     pub colour: Colour,
     /// The player's display name.
     pub name: String,
+    /// Rooms with a turn clock: set when this connection started the clock of the first decision
+    /// (which waits for the player to act to be there), in ms from when this event was sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline_ms: Option<u64>,
 }
 
 /// A player's connection went away.
@@ -212,6 +226,10 @@ pub struct Rolled {
     /// in ms from when this event was sent (absent without a clock).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deadline_ms: Option<u64>,
+    /// Whether the turn clock ran out and the server played this for the player (absent when
+    /// the player did).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub by_clock: bool,
 }
 
 /// Opposing planes sent back to base by a move.
@@ -248,6 +266,10 @@ pub struct Moved {
     /// in ms from when this event was sent (absent without a clock).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deadline_ms: Option<u64>,
+    /// Whether the turn clock ran out and the server played this for the player (absent when
+    /// the player did).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub by_clock: bool,
 }
 
 /// The turn passed.
@@ -316,4 +338,38 @@ pub struct Undone {
     /// The room after the undo, as of this event: the earlier position with the same roll
     /// pending. Clients render it instead of applying anything.
     pub snapshot: Snapshot,
+}
+
+/// A preset quick message from a player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Said {
+    /// Who said it.
+    pub colour: Colour,
+    /// What.
+    pub phrase: Phrase,
+}
+
+/// A player asked for a rematch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RematchOffered {
+    /// Who asked.
+    pub by: Colour,
+}
+
+/// The rematch's new room: same players, colours swapped, new seeds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RematchReady {
+    /// The new room's id.
+    pub room_id: uuid::Uuid,
+    /// Its WebSocket path.
+    pub ws_path: String,
+    /// The receiver's colour in the new room (`null` for a spectator).
+    pub colour: Option<Colour>,
+    /// The receiver's seat token in the new room (`null` for a spectator).
+    pub token: Option<String>,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_false(value: &bool) -> bool {
+    !*value
 }

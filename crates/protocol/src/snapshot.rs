@@ -30,6 +30,10 @@ pub struct SeatView {
     pub name: String,
     /// Whether the player has a live connection now.
     pub connected: bool,
+    /// While a disconnected player's seat is held in a live game: the ms left before the game
+    /// ends `abandoned` (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grace_ms: Option<u64>,
 }
 
 /// Both seats; `null` for a seat nobody has taken.
@@ -90,6 +94,41 @@ pub struct Snapshot {
     /// Computer rooms only: which seat the computer plays, and at which level.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub computer: Option<ComputerView>,
+    /// Rooms with a turn clock: its length, the time left and the strikes (absent without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockView>,
+    /// How many spectators watch (absent when none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub spectators: u32,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero(count: &u32) -> bool {
+    *count == 0
+}
+
+/// The turn clock as a snapshot shows it, so a client that (re)joins shows it at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockView {
+    /// How long each decision may take, in ms.
+    pub per_decision_ms: u64,
+    /// The ms left for the decision now pending, counted from when the snapshot was sent;
+    /// `null` when the clock is not running (before the game, once it is over, while the
+    /// computer acts, or while the first decision waits for its player to connect).
+    pub remaining_ms: Option<u64>,
+    /// Strikes (decisions the clock played) per colour in this game.
+    pub strikes: Strikes,
+    /// The strikes at which a player forfeits on time.
+    pub max_strikes: u32,
+}
+
+/// A count per colour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Strikes {
+    /// Red's count.
+    pub red: u32,
+    /// Yellow's count.
+    pub yellow: u32,
 }
 
 /// The computer's seat in a computer room.

@@ -28,7 +28,8 @@ pub enum HttpError {
         /// What was not found.
         message: String,
     },
-    /// Nobody else asked for a quick match in time (408).
+    /// Nobody else asked for a quick match in time (409: not 408, which browsers re-send on
+    /// their own, so a lone player would wait twice as long with no word).
     #[error("no opponent was found in time")]
     NoMatch,
     /// The server is shutting down and opens no new rooms or connections (503).
@@ -84,11 +85,7 @@ impl IntoResponse for HttpError {
         let (status, code, message) = match self {
             HttpError::BadRequest { code, message } => (StatusCode::BAD_REQUEST, code, message),
             HttpError::NotFound { code, message } => (StatusCode::NOT_FOUND, code, message),
-            HttpError::NoMatch => (
-                StatusCode::REQUEST_TIMEOUT,
-                ErrorCode::NoMatch,
-                self.to_string(),
-            ),
+            HttpError::NoMatch => (StatusCode::CONFLICT, ErrorCode::NoMatch, self.to_string()),
             HttpError::Draining => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 ErrorCode::Draining,

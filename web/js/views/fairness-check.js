@@ -40,6 +40,7 @@ export async function runFairnessCheck(container, { fairness, rolls, announced =
   ];
   if (announced !== null) checks.push(line(announcedOk, 'The commitment shown before the first roll is the one revealed.'));
   if (observed !== null) checks.push(line(observedOk, 'The rolls seen during the game are the stored ones.'));
+  // The verdict stays in view; how it was reached is folded away for those who want it.
   container.replaceChildren(
     h('p', {
       'data-testid': 'fairness-result',
@@ -47,15 +48,15 @@ export async function runFairnessCheck(container, { fairness, rolls, announced =
       class: ok ? 'verified' : 'not-verified',
       role: 'status',
     }, ok ? '✓ Dice verified in this browser' : '✗ Dice NOT verified'),
-    h('ul', { class: 'checks' }, checks),
-    h('details', {},
-      h('summary', {}, 'Seeds and commitment'),
+    h('details', { 'data-testid': 'fairness-details' },
+      h('summary', {}, 'How the dice were checked'),
+      h('ul', { class: 'checks' }, checks),
       h('dl', {},
         h('dt', {}, 'Scheme'), h('dd', {}, fairness.scheme ?? 'v1'),
         h('dt', {}, 'Commitment'), h('dd', {}, fairness.commitment),
         h('dt', {}, 'Server seed'), h('dd', {}, fairness.server_seed),
-        h('dt', {}, 'Red seed'), h('dd', {}, JSON.stringify(fairness.red_seed ?? '')),
-        h('dt', {}, 'Yellow seed'), h('dd', {}, JSON.stringify(fairness.yellow_seed ?? '')),
+        h('dt', {}, 'Red seed'), h('dd', { 'data-testid': 'red-seed' }, JSON.stringify(fairness.red_seed ?? '')),
+        h('dt', {}, 'Yellow seed'), h('dd', { 'data-testid': 'yellow-seed' }, JSON.stringify(fairness.yellow_seed ?? '')),
         h('dt', {}, 'Rolls'), h('dd', {}, rolls.join(' ') || '(none)'))),
   );
   return { ...result, ok };

@@ -1,25 +1,32 @@
-// The game-over panel of a room: the result, the fairness check of every roll, and links on.
+// The game-over panel of a room: "You won" / "You lost" with the names and the reason, what to do
+// next (rematch, play again), and the fairness check of every roll folded away.
 
 import { getGame, listGames } from '../api.js';
 import { h } from '../dom.js';
-import { resultText } from '../messages.js';
+import { colourName, resultHeadline, resultText } from '../messages.js';
 import { recordRolls, runFairnessCheck } from './fairness-check.js';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Fills `section` for the finished room. `announced` is the commitment this client saw before the
- * first roll (or null), `observedRolls` every roll it saw live (or null if it joined late).
+ * Fills `section` for the finished room. `seat` is the viewer's seat, `names` the players' names
+ * per colour, `next` the nodes offering what to do next (rematch, play again). `announced` is the
+ * commitment this client saw before the first roll (or null), `observedRolls` every roll it saw
+ * live (or null if it joined late).
  */
-export function showGameOver(section, { roomId, state, announced, observedRolls }) {
+export function showGameOver(section, { roomId, state, seat, names, next = [], announced, observedRolls }) {
   const check = h('div', { class: 'fairness', 'data-testid': 'fairness' });
+  const headline = resultHeadline(state.result, seat, { red: { name: names.red }, yellow: { name: names.yellow } });
+  const player = (colour) => h('span', { class: 'versus-player' },
+    h('span', { class: `swatch ${colour}`, 'aria-hidden': 'true' }), `${names[colour]} (${colourName(colour)})`);
   section.replaceChildren(
-    h('h2', {}, 'Game over'),
+    h('h2', { class: 'headline', 'data-testid': 'headline' }, headline),
+    h('p', { class: 'versus', 'data-testid': 'versus' }, player('red'), ' vs ', player('yellow')),
     h('p', { class: 'result', 'data-testid': 'result' }, resultText(state.result)),
-    h('h3', {}, 'Fairness check'),
-    check,
+    h('div', { class: 'row', 'data-testid': 'next' }, ...next),
     h('p', {}, h('a', { href: `#/game/${roomId}`, 'data-testid': 'replay-link' }, 'Replay this game'),
-      ' · ', h('a', { href: '#/' }, 'New game')),
+      ' · ', h('a', { href: '#/' }, 'Start page')),
+    check,
   );
   verify(check, { roomId, state, announced, observedRolls });
 }

@@ -1,10 +1,11 @@
-// A stored game: its result, the fairness check of its rolls, and a step-by-step replay of the
-// positions the server computed (`GET /api/games/{id}/replay`).
+// A stored game: its result, a readable move list (one line per turn: rolls and moves), a replay
+// of the positions the server computed (`GET /api/games/{id}/replay`) that animates the moves and
+// steps by action or by turn, and the fairness check of its rolls.
 
 import { ApiError, getGame, getReplay } from '../api.js';
 import { BoardView } from '../board.js';
 import { h } from '../dom.js';
-import { colourName, resultText } from '../messages.js';
+import { colourName, positionText, resultText } from '../messages.js';
 import { recordRolls, runFairnessCheck } from './fairness-check.js';
 
 const AUTOPLAY_MS = 700;
@@ -25,9 +26,43 @@ export function describeAction(action) {
   }
 }
 
+/**
+ * The turns of a replay: consecutive steps of one colour, as [{colour, first, last, text}] where
+ * `first`..`last` are step indices and `text` reads "rolled 6, plane 1 took off; rolled 3, ...".
+ */
+export function turnsOf(steps) {
+  const turns = [];
+  for (let i = 1; i < steps.length; i += 1) {
+    const action = steps[i].action;
+    if (!action) continue;
+    let turn = turns.at(-1);
+    if (!turn || turn.colour !== action.colour || !['roll', 'move'].includes(action.action)) {
+      turn = { colour: action.colour, first: i, last: i, parts: [] };
+      turns.push(turn);
+    }
+    turn.last = i;
+    if (action.action === 'roll') turn.parts.push(`rolled ${action.value}`);
+    else if (action.action === 'move') {
+      const from = steps[i - 1].game.planes[action.colour][action.plane];
+      const to = steps[i].game.planes[action.colour][action.plane];
+      turn.parts[turn.parts.length - 1] += from === 'base'
+        ? `, plane ${action.plane + 1} took off`
+        : `, plane ${action.plane + 1} to ${positionText(to)}`;
+    } else turn.parts.push(describeAction(action).replace(/^\S+ /, '').replace(/\.$/, ''));
+  }
+  return turns.map((turn) => ({ ...turn, text: turn.parts.join('; ') }));
+}
+
 export function mountReplay(root, gameId) {
   let timer = null;
+  let onKey = null;
+  let left = false;
   const stop = () => { clearInterval(timer); timer = null; };
+  const leave = () => {
+    left = true;
+    stop();
+    if (onKey) root.removeEventListener('keydown', onKey);
+  };
   root.replaceChildren(h('p', { 'data-testid': 'loading' }, 'Loading the game…'));
   (async () => {
     let record;
@@ -42,6 +77,7 @@ export function mountReplay(root, gameId) {
         missing ? h('p', {}, h('a', { href: `#/room/${gameId}` }, 'Open it as a live room')) : null));
       return;
     }
+    if (left) return;
     const steps = replay.steps;
     let index = 0;
     const boardWrap = h('div', { class: 'board-wrap', 'data-testid': 'board' });
@@ -52,12 +88,16 @@ export function mountReplay(root, gameId) {
       type: 'range', min: 0, max: steps.length - 1, value: 0, 'aria-label': 'Position in the game',
       oninput: () => show(Number(slider.value)),
     });
-    const button = (label, testid, onclick, aria) =>
-      h('button', { 'data-testid': testid, 'aria-label': aria, onclick }, label);
+    // The visible label is the accessible name (a different aria-label confuses voice control).
+    const button = (label, testid, onclick) => h('button', { 'data-testid': testid, onclick }, label);
     const play = button('Play', 'replay-play', () => (timer ? stop() : autoplay()), 'Autoplay');
-    const show = (next) => {
-      index = Math.max(0, Math.min(steps.length - 1, next));
-      const step = steps[index];
+    const turns = turnsOf(steps);
+    const turnItems = turns.map((turn, i) => h('li', {},
+      h('button', { type: 'button', class: `turn-line ${turn.colour}`, onclick: () => { stop(); show(turn.last); } },
+        `${i + 1}. ${colourName(turn.colour)}: ${turn.text}`)));
+    const moveList = h('ol', { class: 'move-list', tabindex: 0, 'aria-label': 'Move list, one line per turn', 'data-testid': 'move-list' }, turnItems);
+    let drawing = 0;
+    const draw = (step) => {
       const phase = step.game.phase;
       board.setState({
         planes: step.game.planes,
@@ -66,16 +106,43 @@ export function mountReplay(root, gameId) {
         legal: phase.kind === 'awaiting_move' ? phase.legal : [],
         selectable: false,
       });
-      position.textContent = `Step ${index} of ${steps.length - 1}`;
+    };
+    /** Shows step `next`; one step forward onto a move animates it (captured planes fly home). */
+    const show = (next, animate = false) => {
+      const previous = index;
+      index = Math.max(0, Math.min(steps.length - 1, next));
+      const step = steps[index];
+      const action = step.action;
+      const token = ++drawing;
+      if (animate && index === previous + 1 && action?.action === 'move') {
+        const before = steps[previous].game.planes;
+        const after = step.game.planes;
+        board.setState({ planes: before });
+        const flights = [board.animate(action.colour, action.plane, before[action.colour][action.plane], after[action.colour][action.plane])];
+        for (const colour of ['red', 'yellow']) {
+          before[colour].forEach((from, plane) => {
+            if (colour !== action.colour && from !== 'base' && after[colour][plane] === 'base') flights.push(board.animate(colour, plane, from, 'base'));
+          });
+        }
+        Promise.all(flights).then(() => { if (token === drawing) draw(step); });
+      } else draw(step);
+      const turn = turns.findIndex((t) => index >= t.first && index <= t.last);
+      turnItems.forEach((item, i) => {
+        if (i === turn) item.firstChild.setAttribute('aria-current', 'step');
+        else item.firstChild.removeAttribute('aria-current');
+      });
+      position.textContent = `Step ${index} of ${steps.length - 1}${turn >= 0 ? ` · turn ${turn + 1} of ${turns.length}` : ''}`;
       caption.textContent = describeAction(step.action);
       slider.value = String(index);
       play.textContent = timer ? 'Pause' : 'Play';
     };
+    const nextTurn = () => turns.find((t) => t.last > index)?.last ?? steps.length - 1;
+    const previousTurn = () => turns.filter((t) => t.last < index).at(-1)?.last ?? 0;
     const autoplay = () => {
       if (index >= steps.length - 1) show(0);
       timer = setInterval(() => {
         if (index >= steps.length - 1) stop();
-        else show(index + 1);
+        else show(index + 1, true);
         play.textContent = timer ? 'Pause' : 'Play';
       }, AUTOPLAY_MS);
       play.textContent = 'Pause';
@@ -101,20 +168,25 @@ export function mountReplay(root, gameId) {
             button('|◀ Start', 'replay-start', () => { stop(); show(0); }, 'Jump to start'),
             button('◀ Back', 'replay-back', () => { stop(); show(index - 1); }, 'Step back'),
             play,
-            button('Forward ▶', 'replay-forward', () => { stop(); show(index + 1); }, 'Step forward'),
+            button('Forward ▶', 'replay-forward', () => { stop(); show(index + 1, true); }, 'Step forward'),
             button('End ▶|', 'replay-end', () => { stop(); show(steps.length - 1); }, 'Jump to end')),
+          h('div', { class: 'replay-controls', role: 'toolbar', 'aria-label': 'Step by turn' },
+            button('◀◀ Turn', 'replay-turn-back', () => { stop(); show(previousTurn()); }, 'Previous turn'),
+            button('Turn ▶▶', 'replay-turn-forward', () => { stop(); show(nextTurn()); }, 'Next turn')),
           slider, position, caption),
+        h('section', {}, h('h3', {}, 'Moves'), moveList),
         h('section', {}, h('h3', {}, 'Fairness check'), check),
         h('p', {}, h('a', { href: '#/' }, 'Back to the start page')))));
-    root.addEventListener('keydown', (event) => {
+    onKey = (event) => {
       if (event.target.tagName === 'INPUT') return;
-      if (event.key === 'ArrowRight') { stop(); show(index + 1); }
+      if (event.key === 'ArrowRight') { stop(); show(index + 1, true); }
       if (event.key === 'ArrowLeft') { stop(); show(index - 1); }
       if (event.key === 'Home') { stop(); show(0); }
       if (event.key === 'End') { stop(); show(steps.length - 1); }
-    });
+    };
+    root.addEventListener('keydown', onKey);
     show(0);
     await runFairnessCheck(check, { fairness: record.fairness, rolls: recordRolls(record) });
   })();
-  return stop;
+  return leave;
 }

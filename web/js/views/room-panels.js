@@ -1,7 +1,8 @@
 // Parts of the room view's side panel, as functions from the room's state to DOM nodes.
 
 import { h } from '../dom.js';
-import { colourName } from '../messages.js';
+import { PHRASES, colourName } from '../messages.js';
+import { WARN_MS, clockText } from './room-clock.js';
 
 /** The invite link and its copy button; `log(text)` reports a copy. */
 export function inviteSection(roomId, log) {
@@ -26,24 +27,49 @@ export function inviteSection(roomId, log) {
   ];
 }
 
-/** Both seats: name, whose turn, and whether the player is connected (or the computer). */
-export function playerRows(state, viewerSeat) {
+/**
+ * Both seats: name (the local names of a same-device game), whose turn, whether the player is
+ * connected (or the computer), the turn clock, the strikes and a held seat's countdown.
+ */
+export function playerRows(state, viewerSeat, clocks, localNames = null) {
   return ['red', 'yellow'].map((colour) => {
     const seat = state.seats[colour];
     const you = viewerSeat === colour;
     const toAct = state.phase === 'playing' && state.game.to_act === colour;
     const computer = state.computer?.colour === colour ? state.computer : null;
+    const grace = clocks.grace(colour);
     const conn = computer ? `computer, ${computer.level}`
       : !seat ? 'waiting for a player'
-      : seat.connected ? 'online' : 'disconnected';
+      : seat.connected ? 'online'
+      : grace !== null ? `disconnected: seat held ${clockText(grace)}` : 'disconnected';
+    const name = localNames?.[colour] ?? seat?.name ?? '—';
+    const left = clocks.remaining(colour);
+    const clock = clocks.perDecision === null || computer ? null
+      : h('span', {
+        class: `clock${left !== null && left <= WARN_MS ? ' low' : ''}${left !== null ? ' running' : ''}`,
+        'data-testid': `clock-${colour}`,
+      }, left !== null ? clockText(left) : toAct ? 'waiting' : clockText(clocks.perDecision));
+    const strikes = clocks.perDecision === null || computer ? null
+      : h('span', { class: 'strikes', 'data-testid': `strikes-${colour}` },
+        `${clocks.strikes[colour]} of ${clocks.maxStrikes} time-outs`);
     return h('div', {
       class: `player${toAct ? ' to-act' : ''}`, 'data-testid': `player-${colour}`,
-      'aria-label': `${colourName(colour)}: ${seat?.name ?? 'free seat'}, ${conn}${toAct ? ', to act' : ''}`,
+      'aria-label': `${colourName(colour)}: ${seat ? name : 'free seat'}, ${conn}${toAct ? ', to act' : ''}`,
     },
       h('span', { class: `swatch ${colour}`, 'aria-hidden': 'true' }),
-      h('span', { class: 'name' }, `${seat?.name ?? '—'}${you ? ' (you)' : ''}`),
-      h('span', { class: `conn${seat && !seat.connected && !computer ? ' offline' : ''}`, 'data-testid': `conn-${colour}` }, conn));
+      h('span', { class: 'name' }, `${name}${you ? ' (you)' : ''}`),
+      h('span', { class: 'meta' },
+        h('span', { class: `conn${seat && !seat.connected && !computer ? ' offline' : ''}`, 'data-testid': `conn-${colour}` }, conn),
+        strikes),
+      clock);
   });
+}
+
+/** The preset quick messages a seated player of an online room may send; `say(phrase)` sends one. */
+export function quickMessageBar(say) {
+  return h('div', { class: 'quick-messages', role: 'group', 'aria-label': 'Quick messages', 'data-testid': 'quick-messages' },
+    ...Object.entries(PHRASES).map(([phrase, text]) =>
+      h('button', { type: 'button', class: 'small', 'data-testid': `say-${phrase}`, onclick: () => say(phrase) }, text)));
 }
 
 /**
@@ -62,7 +88,7 @@ export function drawControls(state, viewerSeat, allowed, act) {
     }, 'Offer a draw'));
   }
   if (allowed.answerDraw) {
-    nodes.push(h('span', { role: 'status' }, `${colourName(offer)} offers a draw.`),
+    nodes.push(h('span', { role: 'status', class: 'offer' }, `${colourName(offer)} offers a draw.`),
       h('button', { 'data-testid': 'accept-draw', onclick: () => act('accept_draw') }, 'Accept draw'),
       h('button', { 'data-testid': 'decline-draw', onclick: () => act('decline_draw') }, 'Decline'));
   }

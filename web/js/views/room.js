@@ -1,42 +1,45 @@
 // The room view: a seated player's game, a same-device game, or a spectator's view.
 //
-// Server messages go through one queue processed in order, so a move's animation finishes before
-// the next event is drawn. The client keeps the room's snapshot up to date with `applyEvent`; when
-// an event number is skipped it asks for a fresh snapshot (`sync`).
+// Server messages go through one queue processed in order, so a move's animation (and a captured
+// plane's flight home) finishes before the next event is drawn. The client keeps the room's
+// snapshot up to date with `applyEvent`; when an event number is skipped it asks for a fresh
+// snapshot (`sync`). The layout, the clocks and the game-over panel live in sibling modules.
 
-import { ApiError, forgetSeat, loadSeat, roomStatus, saveName, saveSeat, savedName, wsUrl } from '../api.js';
+import { ApiError, clientSeed, forgetSeat, loadSeat, roomStatus, saveSeat, savedName, wsUrl } from '../api.js';
 import { BoardView, COLOUR_NAMES } from '../board.js';
 import { RoomConnection } from '../connection.js';
 import { confirmDialog, h } from '../dom.js';
-import { applyEvent, destination, permissions } from '../gamestate.js';
-import { colourName, describeEvent } from '../messages.js';
-import { showGameOver } from './game-over.js';
-import { drawControls, inviteSection, playerRows } from './room-panels.js';
+import { applyEvent, permissions } from '../gamestate.js';
+import { PHRASES, colourName, describeEvent } from '../messages.js';
+import { ClockTracker } from './room-clock.js';
+import { buildRoomLayout, renderControls, roomKeyboard, showJoinForm } from './room-layout.js';
+import { drawControls, inviteSection, playerRows, quickMessageBar } from './room-panels.js';
+import { nextGameButtons, showRoomOver } from './room-next.js';
+import { YourTurnCue } from './your-turn.js';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function positionText(position) {
-  if (position === 'base') return 'base';
-  if (position === 'finished') return 'finish';
-  return position > 50 ? `lane ${position - 50}` : `square ${position}`;
-}
+const reducedMotion = () => globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
 
 /**
  * Shows room `roomId` in `root`. `intent`: {join: {name, client_seed, colour}} to take a seat
  * (the creator of a room), {watch: true} to spectate; otherwise a saved seat token is used, or the
- * visitor is asked. Returns a function that leaves the room.
+ * visitor is asked. `go(route, intent)` navigates. Returns a function that leaves the room; its
+ * `confirmLeave()` says whether leaving should be confirmed (a live game in a seat).
  */
-export function mountRoom(root, roomId, intent = {}) {
-  const view = new RoomView(root, roomId, intent);
+export function mountRoom(root, roomId, intent = {}, go = null) {
+  const view = new RoomView(root, roomId, intent, go);
   view.start();
-  return () => view.leave();
+  const unmount = () => view.leave();
+  unmount.confirmLeave = () => Boolean(view.state?.phase === 'playing' && view.seat);
+  return unmount;
 }
 
 class RoomView {
-  constructor(root, roomId, intent) {
+  constructor(root, roomId, intent, go) {
     this.root = root;
     this.roomId = roomId;
     this.intent = intent;
+    this.go = go ?? ((route) => { location.hash = route; });
     this.state = null;
     this.seat = null; // 'red' | 'yellow' | 'both' | null (spectator)
     this.role = null;
@@ -47,55 +50,15 @@ class RoomView {
     this.busy = false; // an action was sent and its answer has not come yet
     this.announced = null; // the commitment seen before the first roll
     this.observedRolls = null; // every roll seen live, when this client saw the game start
-    this.fairnessShown = false;
+    this.overShown = false;
+    this.rematchBy = new Set();
     this.unsupported = new Set();
-    this.build();
-  }
-
-  build() {
-    const $ = (tag, attributes, ...children) => h(tag, attributes, ...children);
-    this.el = {
-      banner: $('div', { class: 'banner reconnecting', role: 'status', hidden: true, 'data-testid': 'connection-banner' }),
-      joinPanel: $('section', { hidden: true, 'data-testid': 'join-panel' }),
-      invite: $('section', { class: 'invite', hidden: true, 'data-testid': 'invite' }),
-      players: $('div', { class: 'players', 'aria-label': 'Players' }),
-      turn: $('p', { class: 'turn', 'aria-live': 'polite', 'data-testid': 'turn' }),
-      announce: $('p', { class: 'announce', role: 'status', 'data-testid': 'announce' }),
-      die: $('div', { class: 'die', 'aria-label': 'Die', 'data-testid': 'die' }, '–'),
-      roll: $('button', {
-        id: 'roll', class: 'primary', disabled: true, 'aria-keyshortcuts': 'R', 'data-testid': 'roll',
-        onclick: () => this.act({ type: 'roll' }),
-      }, 'Roll'),
-      moves: $('div', { class: 'move-buttons', 'aria-label': 'Planes you may move', 'data-testid': 'moves' }),
-      actions: $('div', { class: 'row' }),
-      draw: $('div', { class: 'row', 'data-testid': 'draw' }),
-      log: $('ul', { class: 'messages', 'aria-live': 'polite', 'aria-label': 'Game messages', 'data-testid': 'messages' }),
-      over: $('section', { hidden: true, 'data-testid': 'game-over' }),
-      boardWrap: $('div', { class: 'board-wrap', 'data-testid': 'board' }),
-    };
-    this.el.resign = $('button', { class: 'danger', 'data-testid': 'resign', onclick: () => this.resign() }, 'Resign');
-    this.el.hint = $('button', { hidden: true, 'data-testid': 'hint', onclick: () => this.act({ type: 'hint' }, false) }, 'Hint');
-    this.el.undo = $('button', { hidden: true, 'data-testid': 'undo', onclick: () => this.act({ type: 'undo' }) }, 'Undo');
-    this.el.actions.append(this.el.resign, this.el.hint, this.el.undo);
+    this.left = false;
+    this.localNames = loadSeat(roomId)?.names ?? intent.join?.names ?? null;
+    this.clocks = new ClockTracker(() => this.renderPlayers());
+    this.cue = new YourTurnCue();
+    this.el = buildRoomLayout(this);
     this.board = new BoardView(this.el.boardWrap, { onSelect: (colour, plane) => this.move(plane) });
-    this.root.replaceChildren(
-      $('div', { class: 'room' },
-        this.el.boardWrap,
-        $('div', { class: 'panel' },
-          this.el.banner,
-          this.el.joinPanel,
-          this.el.invite,
-          $('section', {}, $('h2', {}, 'Players'), this.el.players),
-          $('section', {},
-            this.el.turn,
-            this.el.announce,
-            $('div', { class: 'dice-row' }, this.el.die, this.el.roll),
-            this.el.moves,
-            $('p', { class: 'keys' }, 'Keys: R rolls, 1–4 move a plane, Tab and Enter pick one on the board.')),
-          this.el.over,
-          $('section', {}, this.el.actions, this.el.draw),
-          $('section', {}, $('h2', {}, 'Messages'), this.el.log))),
-    );
     this.onKey = (event) => this.keyboard(event);
     document.addEventListener('keydown', this.onKey);
   }
@@ -127,32 +90,7 @@ class RoomView {
   }
 
   askToJoin(status) {
-    const name = h('input', { id: 'join-name', value: savedName(), maxlength: 32, required: true, autocomplete: 'nickname' });
-    const seed = h('input', { id: 'join-seed', maxlength: 64, placeholder: 'optional' });
-    const opponent = status.seats.red?.name ?? status.seats.yellow?.name;
-    this.el.joinPanel.replaceChildren(
-      h('h2', {}, opponent ? `${opponent} invites you to a game` : 'Join this game'),
-      h('div', { class: 'row' },
-        h('label', { for: 'join-name' }, 'Your name', name),
-        h('label', { for: 'join-seed' }, 'Dice seed', seed)),
-      h('div', { class: 'row' },
-        h('button', {
-          class: 'primary', 'data-testid': 'take-seat',
-          onclick: () => {
-            const chosen = name.value.trim() || 'Player';
-            saveName(chosen);
-            this.intent = { join: { name: chosen, client_seed: seed.value || undefined } };
-            this.el.joinPanel.hidden = true;
-            this.connect('player');
-          },
-        }, 'Take the seat'),
-        h('button', {
-          'data-testid': 'watch',
-          onclick: () => { this.el.joinPanel.hidden = true; this.connect('spectator'); },
-        }, 'Just watch')),
-    );
-    this.el.joinPanel.hidden = false;
-    name.focus();
+    showJoinForm(this, status);
   }
 
   connect(role) {
@@ -161,9 +99,10 @@ class RoomView {
       url: wsUrl(this.roomId, this.intent.wsPath),
       joinMessage: () => this.joinMessage(),
       onMessage: (message) => this.enqueue(message),
-      onStatus: (status) => this.connectionStatus(status),
+      onStatus: (status, closeEvent) => this.connectionStatus(status, closeEvent),
     });
     this.connection.connect();
+    this.spectatorPoll = setInterval(() => this.pollSpectators(), 10000);
   }
 
   joinMessage() {
@@ -173,8 +112,7 @@ class RoomView {
     }
     if (this.role === 'player' && this.intent.join) {
       const { name, client_seed: seed, colour } = this.intent.join;
-      const join = { type: 'join', role: 'player', name };
-      if (seed) join.client_seed = seed;
+      const join = { type: 'join', role: 'player', name, client_seed: clientSeed(seed) };
       if (colour) join.colour = colour;
       return join;
     }
@@ -188,7 +126,7 @@ class RoomView {
       banner.hidden = false;
     } else if (status === 'open') {
       banner.hidden = true;
-    } else if (status === 'closed' && closeEvent) {
+    } else if (status === 'closed' && closeEvent && !this.left) {
       banner.textContent = closeEvent.code === 4001
         ? 'This seat is now played in another window.'
         : 'The room has closed.';
@@ -196,6 +134,19 @@ class RoomView {
     }
     this.connectionState = status;
     if (this.state) this.render();
+  }
+
+  async pollSpectators() {
+    if (!this.state || this.state.phase === 'over' || document.hidden) return;
+    try {
+      const status = await roomStatus(this.roomId);
+      if (this.state && status.spectators !== this.state.spectators) {
+        this.state.spectators = status.spectators;
+        this.renderPlayers();
+      }
+    } catch {
+      // the next poll tries again
+    }
   }
 
   enqueue(message) {
@@ -230,8 +181,18 @@ class RoomView {
         this.error(message);
         return;
       case 'hint':
-        this.log(`Hint (${message.level}): move plane ${message.plane + 1}${message.explanation ? `, ${message.explanation}` : ''}.`, true);
-        this.board.flash?.(this.state?.game.to_act, message.plane);
+        this.hint(message);
+        return;
+      case 'said':
+        this.log(`${this.nameOf(message.colour)}: “${PHRASES[message.phrase] ?? message.phrase}”`, false, 'said');
+        return;
+      case 'rematch_offered':
+        this.rematchBy.add(message.by);
+        if (message.by !== this.seat) this.log(`${this.nameOf(message.by)} wants a rematch.`, true);
+        this.renderNext();
+        return;
+      case 'rematch_ready':
+        this.rematchReady(message);
         return;
       default:
         break;
@@ -245,6 +206,18 @@ class RoomView {
       return;
     }
     await this.event(message);
+  }
+
+  nameOf(colour) {
+    return this.localNames?.[colour] ?? this.state?.seats?.[colour]?.name ?? colourName(colour);
+  }
+
+  hint(message) {
+    const game = this.state?.game;
+    const button = this.el.moves.querySelector(`[data-testid=move-${message.plane}]`);
+    const move = button ? button.textContent : `Plane ${message.plane + 1}`;
+    this.log(`Hint (${message.level}): ${move}${message.explanation ? ` (${message.explanation})` : ''}.`, true);
+    if (game) this.board.flash(game.to_act, message.plane);
   }
 
   /**
@@ -266,7 +239,7 @@ class RoomView {
     if (message.role === 'player') {
       const previous = loadSeat(this.roomId);
       const name = previous?.name ?? this.intent.join?.name ?? savedName();
-      saveSeat(this.roomId, { colour: message.colour, token: message.token ?? previous?.token, name });
+      saveSeat(this.roomId, { colour: message.colour, token: message.token ?? previous?.token, name, names: this.localNames ?? undefined });
     }
     this.seat = message.role !== 'player' ? null : message.snapshot.mode === 'local' ? 'both' : message.colour;
     this.awaitingSync = false;
@@ -283,12 +256,20 @@ class RoomView {
     const role = this.seat === 'both' ? 'both colours on this device'
       : this.seat ? `${COLOUR_NAMES[this.seat]}` : 'a spectator';
     this.log(`You are ${role}.`);
+    const fresh = message.snapshot.phase === 'playing' && !message.snapshot.game.planes.red.concat(message.snapshot.game.planes.yellow).some((p) => p !== 'base');
+    if (fresh && !this.startAnnounced && message.snapshot.game.phase.kind === 'awaiting_roll' && message.snapshot.game.to_act === 'red') {
+      // A quick match or rematch starts before anyone connects: say so to whoever arrives.
+      this.startAnnounced = true;
+      this.log('The game has started. Red rolls first.', true);
+    }
     this.setSnapshot(message.snapshot);
   }
 
   setSnapshot(snapshot) {
     this.state = snapshot;
     this.busy = false;
+    this.clocks.fromSnapshot(snapshot);
+    this.dieOwner = snapshot.game.phase.kind === 'awaiting_move' ? snapshot.game.to_act : null;
     this.render();
   }
 
@@ -322,6 +303,9 @@ class RoomView {
       case 'nothing_to_undo':
         this.log('There is no move of yours to take back.');
         break;
+      case 'rate_limited':
+        this.log('One quick message every two seconds, please.');
+        break;
       default:
         this.log(message.message || message.code, true);
     }
@@ -332,20 +316,43 @@ class RoomView {
     this.busy = false;
     const before = this.state;
     if (message.type === 'rolled') {
-      this.el.announce.textContent = ''; // a new roll makes the last announcement old news
+      this.dieOwner = message.colour;
       this.el.die.textContent = String(message.value);
       this.el.die.classList.remove('rolling');
       void this.el.die.offsetWidth; // restart the wobble
       this.el.die.classList.add('rolling');
     }
-    if (message.type === 'moved') {
-      this.board.setState({ planes: before.game.planes });
-      await this.board.animate(message.colour, message.plane, message.from, message.to);
+    if (message.type === 'turn_passed') {
+      this.dieOwner = null;
+      this.el.announce.textContent = ''; // the last turn's news is old now
     }
-    for (const line of describeEvent(message, before)) this.log(line.text, line.big);
+    if (message.type === 'moved') await this.animateMove(message, before);
+    const lines = describeEvent(message, before, this.seat);
+    for (const line of lines) this.log(line.text, false);
+    const big = lines.filter((line) => line.big).map((line) => line.text);
+    if (big.length > 0) this.announce(big.join(' '), message.captures?.length > 0 || message.finished);
     this.state = applyEvent(before, message);
+    this.clocks.onEvent(message, this.state);
     this.render();
-    if (message.type === 'moved' && message.captures.length > 0) await sleep(150);
+    if (message.type === 'moved' && (message.captures.length > 0 || message.finished)) {
+      // Let the capture or the finish be seen before the next event replaces it.
+      await sleep(reducedMotion() ? 400 : 900);
+    }
+  }
+
+  async animateMove(message, before) {
+    this.board.setState({ planes: before.game.planes });
+    await this.board.animate(message.colour, message.plane, message.from, message.to);
+    const flights = [];
+    const planes = structuredClone(before.game.planes);
+    planes[message.colour][message.plane] = message.to;
+    for (const capture of message.captures) {
+      for (const plane of capture.planes) {
+        flights.push(this.board.animate(capture.colour, plane, before.game.planes[capture.colour][plane], 'base'));
+      }
+    }
+    await Promise.all(flights);
+    if (message.finished) this.board.celebrate(message.colour, message.plane);
   }
 
   act(message, needsSeen = true) {
@@ -357,6 +364,15 @@ class RoomView {
       this.busy = true;
       this.render();
     }
+  }
+
+  /** Rolls, after asking when rolling would decline the opponent's standing draw offer. */
+  async roll() {
+    if (permissions(this.state, this.seat).answerDraw) {
+      const yes = await confirmDialog('Rolling declines the draw offer. Roll anyway?', 'Roll', 'Not yet');
+      if (!yes || !permissions(this.state, this.seat).roll) return;
+    }
+    this.act({ type: 'roll' });
   }
 
   /**
@@ -386,31 +402,43 @@ class RoomView {
     this.act({ type: 'resign' });
   }
 
-  keyboard(event) {
-    if (!this.state || event.target.closest?.('input, textarea, select, dialog')) return;
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
-    const allowed = permissions(this.state, this.seat);
-    if ((event.key === 'r' || event.key === 'R') && allowed.roll && !this.busy) {
-      event.preventDefault();
-      this.act({ type: 'roll' });
-    } else if (/^[1-4]$/.test(event.key) && allowed.move && !this.busy) {
-      const plane = Number(event.key) - 1;
-      if (this.state.game.phase.legal.includes(plane)) {
-        event.preventDefault();
-        this.move(plane);
-      }
+  say(phrase) {
+    this.connection?.send({ type: 'say', phrase });
+  }
+
+  rematch() {
+    this.rematchBy.add(this.seat);
+    this.connection?.send({ type: 'rematch', client_seed: clientSeed('') });
+    this.renderNext();
+  }
+
+  rematchReady(message) {
+    if (message.token) {
+      const name = loadSeat(this.roomId)?.name ?? savedName();
+      saveSeat(message.room_id, { colour: message.colour, token: message.token, name });
+      this.go(`/room/${message.room_id}`, { wsPath: message.ws_path });
+    } else {
+      this.rematchRoom = message.room_id;
+      this.renderNext();
     }
   }
 
-  log(text, big = false) {
-    this.el.log.prepend(h('li', { class: big ? 'big' : '' }, text));
-    if (big) {
-      // The latest notable event (extra roll, void six, no move, capture, finish) stays in view.
-      this.el.announce.textContent = text;
-      clearTimeout(this.announceTimer);
-      this.announceTimer = setTimeout(() => { this.el.announce.textContent = ''; }, 4000);
-    }
-    while (this.el.log.children.length > 60) this.el.log.lastChild.remove();
+  keyboard(event) {
+    roomKeyboard(this, event);
+  }
+
+  log(text, big = false, kind = '') {
+    this.el.log.prepend(h('li', { class: [big ? 'big' : '', kind].join(' ').trim() }, text));
+    if (big) this.announce(text);
+    while (this.el.log.children.length > 80) this.el.log.lastChild.remove();
+  }
+
+  /** Shows a notable event until a newer one replaces it (at least a few seconds). */
+  announce(text, strong = false) {
+    this.el.announce.textContent = text;
+    this.el.announce.classList.toggle('strong', strong);
+    clearTimeout(this.announceTimer);
+    this.announceTimer = setTimeout(() => { this.el.announce.textContent = ''; }, 8000);
   }
 
   render() {
@@ -419,6 +447,7 @@ class RoomView {
     const allowed = permissions(state, this.seat);
     const live = state.phase === 'playing';
     const awaitingMove = game.phase.kind === 'awaiting_move';
+    this.el.boardWrap.hidden = false;
     this.board.setState({
       planes: game.planes,
       toAct: live ? game.to_act : null,
@@ -428,25 +457,15 @@ class RoomView {
     });
     this.renderInvite();
     this.renderPlayers();
-    this.renderTurn(allowed);
-    this.el.roll.disabled = !allowed.roll || this.busy;
-    this.el.moves.replaceChildren(...(allowed.move ? game.phase.legal.map((plane) => {
-      const from = game.planes[game.to_act][plane];
-      const to = destination(from, game.phase.roll);
-      return h('button', {
-        'data-testid': `move-${plane}`, disabled: this.busy, 'aria-keyshortcuts': String(plane + 1),
-        onclick: () => this.move(plane),
-      }, `Plane ${plane + 1}: ${positionText(from)} → ${positionText(to)}`);
-    }) : []));
-    this.el.resign.hidden = !this.seat || !live;
-    this.el.resign.disabled = !allowed.resign;
-    // Hints in computer rooms, undo in computer and local rooms (docs/protocol.md).
-    this.el.hint.hidden = state.mode !== 'computer' || !this.seat || !live || this.unsupported.has('hint');
-    this.el.undo.hidden = !['computer', 'local'].includes(state.mode) || !this.seat || !live || this.unsupported.has('undo');
-    this.el.hint.disabled = !allowed.move;
-    this.el.undo.disabled = !live || this.busy;
-    this.renderDraw(allowed);
+    renderControls(this, allowed);
+    this.el.draw.replaceChildren(...drawControls(state, this.seat, allowed, (type) => this.act({ type })));
+    const seated = this.seat === 'red' || this.seat === 'yellow';
+    if (seated && state.mode === 'online' && state.phase !== 'waiting' && this.el.social.childElementCount === 0) {
+      this.el.social.append(quickMessageBar((phrase) => this.say(phrase)));
+    }
+    this.el.socialSection.hidden = this.el.social.childElementCount === 0;
     if (state.phase === 'over') this.renderOver();
+    this.cue.update(state, this.seat);
   }
 
   renderInvite() {
@@ -458,42 +477,32 @@ class RoomView {
   }
 
   renderPlayers() {
-    this.el.players.replaceChildren(...playerRows(this.state, this.seat));
-  }
-
-  renderTurn(allowed) {
-    const state = this.state;
-    const game = state.game;
-    let text;
-    if (state.phase === 'waiting') text = 'Waiting for the second player…';
-    else if (state.phase === 'over') text = 'Game over.';
-    else if (allowed.roll) text = this.seat === 'both' ? `${colourName(game.to_act)}: roll the die.` : 'Your turn: roll the die.';
-    else if (allowed.move) text = `Choose a plane to move ${game.phase.roll} (click it or press its number).`;
-    else if (game.phase.kind === 'awaiting_move') text = `${colourName(game.to_act)} is choosing a plane for ${game.phase.roll}.`;
-    else text = `${colourName(game.to_act)} to roll.`;
-    this.el.turn.textContent = text;
-    this.el.turn.dataset.toAct = state.phase === 'playing' ? game.to_act : '';
-    const rolling = this.el.die.classList.contains('rolling') ? ' rolling' : '';
-    this.el.die.className = `die ${state.phase === 'playing' ? game.to_act : ''}${rolling}`;
-    if (game.phase.kind === 'awaiting_move') this.el.die.textContent = String(game.phase.roll);
-    this.el.die.setAttribute('aria-label', `Die: ${this.el.die.textContent}`);
-  }
-
-  renderDraw(allowed) {
-    this.el.draw.replaceChildren(...drawControls(this.state, this.seat, allowed, (type) => this.act({ type })));
+    if (!this.state) return;
+    this.el.players.replaceChildren(...playerRows(this.state, this.seat, this.clocks, this.localNames));
+    const watching = this.state.spectators ?? 0;
+    this.el.spectators.textContent = watching === 1 ? '1 spectator watching' : `${watching} spectators watching`;
+    const mine = this.seat && this.seat !== 'both' ? this.clocks.remaining(this.seat) : null;
+    this.el.clockWarning.hidden = !(mine !== null && mine <= 10000);
+    if (mine !== null && mine <= 10000) this.el.clockWarning.textContent = `Hurry: ${Math.ceil(mine / 1000)} s left, then the server plays for you.`;
   }
 
   renderOver() {
     this.el.over.hidden = false;
-    if (this.fairnessShown) return;
-    this.fairnessShown = true;
-    showGameOver(this.el.over, {
-      roomId: this.roomId, state: this.state, announced: this.announced, observedRolls: this.observedRolls,
-    });
+    if (this.overShown) return;
+    this.overShown = true;
+    showRoomOver(this);
+  }
+
+  renderNext() {
+    if (this.overShown) this.el.next?.replaceChildren(...nextGameButtons(this));
   }
 
   leave() {
+    this.left = true;
     document.removeEventListener('keydown', this.onKey);
+    clearInterval(this.spectatorPoll);
+    this.clocks.stop();
+    this.cue.stop();
     this.connection?.close();
   }
 }

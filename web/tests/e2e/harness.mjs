@@ -225,3 +225,29 @@ export async function untilChoice(page, others = [], { limit = 400 } = {}) {
   }
   return false;
 }
+
+/**
+ * Runs axe-core in the page; returns the serious and critical violations as readable lines.
+ */
+export async function axeViolations(page) {
+  await page.addScriptTag({ path: join(WEB_DIR, 'node_modules', 'axe-core', 'axe.min.js') });
+  const violations = await page.evaluate(async () => {
+    const result = await globalThis.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) }));
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.nodes.join(', ')}`);
+}
+
+/** Phone, portrait tablet and desktop viewports. */
+export const VIEWPORTS = {
+  phone: { width: 390, height: 844 },
+  tablet: { width: 768, height: 1024 },
+  desktop: { width: 1200, height: 900 },
+};
+
+/** Whether a console error is the browser's note on a refused request the page expected. */
+export function expectedHttpError(line, status) {
+  return line.includes(`status of ${status}`);
+}

@@ -37,6 +37,7 @@ test('two players play an online room from the invite link to a resignation, wat
   const ann = await openPage(browser, server.url, errors, 'ann', { reducedMotion: 'no-preference' });
   await ann.goto('/');
   await ann.getByTestId('name').fill('Ann');
+  await ann.locator('summary', { hasText: 'dice seed' }).click();
   await ann.getByTestId('seed').fill('ann-seed');
   await ann.getByTestId('create-room').click();
   const inviteLink = await ann.getByTestId('invite-link').inputValue();

@@ -34,7 +34,7 @@ test('a game against the computer is played to its end, with the dice verified',
   // A hint names a legal plane; a move can be taken back.
   assert.ok(await untilChoice(page), 'a plane choice comes');
   await page.getByTestId('hint').click();
-  await page.getByTestId('messages').filter({ hasText: /Hint \(easy\): move plane [1-4]/ }).waitFor();
+  await page.getByTestId('messages').filter({ hasText: /Hint \(easy\): Plane [1-4]: / }).waitFor();
   const choices = await page.locator('[data-testid^=move-]').count();
   await page.locator('[data-testid^=move-]').first().click();
   await page.getByTestId('undo').click();

@@ -1,7 +1,9 @@
 //! `POST /api/quick-match`: pairs the next two waiting players into a new room.
 //!
-//! A request waits (long poll) until another one arrives, or answers 408 `no_match` after the
-//! configured wait. The matchmaker takes both seats on the players' behalf, so each answer carries
+//! A request waits (long poll) until another one arrives, or answers 409 `no_match` after the
+//! configured wait (not 408: browsers re-send a request answered 408 by themselves). A client
+//! cancels by closing its request: the waiter's answer channel closes and nobody is paired with
+//! it. The matchmaker takes both seats on the players' behalf, so each answer carries
 //! a seat token; the players then join the room's WebSocket with it. The first waiter plays Red.
 
 use std::sync::Mutex;

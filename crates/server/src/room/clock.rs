@@ -8,7 +8,11 @@
 //! grace period holds the seat (the grace period still ends the game `abandoned`).
 //!
 //! The clock restarts at the start of the game and after every roll and move; draw offers and
-//! presence events leave it alone. Every turn event (`game_started`, `rolled`, `moved`,
+//! presence events leave it alone. The first decision of a game is the exception: a room whose
+//! seats were taken in advance (quick match, rematch) starts its game before anyone connected,
+//! so the first clock waits until the player to act is there, and the `player_connected` event
+//! that starts it carries `deadline_ms`. Snapshots carry the time left and the strikes, so a
+//! client that (re)joins shows the clock at once. Every turn event (`game_started`, `rolled`, `moved`,
 //! `turn_passed`) carries `deadline_ms`, the clock's length, counted from when it was sent.
 //! The computer's seat in a computer room has no clock.
 //!
@@ -22,6 +26,7 @@ use std::time::Duration;
 
 use aeroplane_bot::Level;
 use aeroplane_protocol::server::ServerMessage;
+use aeroplane_protocol::snapshot::{ClockView, Strikes};
 use aeroplane_rules::{Action, Colour, Forfeit, Phase};
 use tokio::time::Instant;
 
@@ -38,6 +43,8 @@ pub(super) struct Clock {
     pub(super) strikes: [u32; 2],
     /// The indices in the action log of the actions the clock played for a player.
     pub(super) played: Vec<usize>,
+    /// Whether the action being applied now is one the clock plays for a player.
+    playing: bool,
 }
 
 impl Clock {
@@ -57,11 +64,60 @@ impl Clock {
 }
 
 impl Room {
+    /// The clock as snapshots show it (`None` in a room without a clock).
+    pub(super) fn clock_view(&self) -> Option<ClockView> {
+        let per_decision_ms = self.clock.deadline_ms()?;
+        let now = Instant::now();
+        let remaining_ms = self.clock.deadline.map(|deadline| {
+            let left = deadline.saturating_duration_since(now);
+            u64::try_from(left.as_millis()).unwrap_or(u64::MAX)
+        });
+        Some(ClockView {
+            per_decision_ms,
+            remaining_ms,
+            strikes: Strikes {
+                red: self.clock.strikes[Colour::Red.index()],
+                yellow: self.clock.strikes[Colour::Yellow.index()],
+            },
+            max_strikes: self.context.config.max_strikes.max(1),
+        })
+    }
+
+    /// Whether the first decision's clock still waits for its player to connect.
+    fn first_clock_waits(&self) -> bool {
+        let to_act = self.game.to_act();
+        self.actions.is_empty() && self.seat(to_act).is_some_and(|seat| seat.conn.is_none())
+    }
+
+    /// Starts the first decision's clock if it was waiting for the player to act and that
+    /// player is now connected; returns the clock's length for the event that says so.
+    pub(super) fn start_waiting_clock(&mut self) -> Option<u64> {
+        let waiting = self.clock.deadline.is_none() && self.actions.is_empty() && self.is_live();
+        if !waiting || self.is_computer(self.game.to_act()) || self.first_clock_waits() {
+            return None;
+        }
+        let length = self.clock.per_decision?;
+        self.clock.deadline = Some(Instant::now() + length);
+        self.clock.deadline_ms()
+    }
+
     /// Restarts the clock for the decision now pending (none once the game is over, before it
     /// starts, or when the computer is to act) and stamps the turn events with its length.
     pub(super) fn restart_clock(&mut self, messages: &mut [ServerMessage]) {
+        if self.clock.playing {
+            for message in messages.iter_mut() {
+                match message {
+                    ServerMessage::Rolled(rolled) => rolled.by_clock = true,
+                    ServerMessage::Moved(moved) => moved.by_clock = true,
+                    _ => {}
+                }
+            }
+        }
         let computer = self.is_computer(self.game.to_act());
-        let running = self.clock.per_decision.is_some() && self.is_live() && !computer;
+        let running = self.clock.per_decision.is_some()
+            && self.is_live()
+            && !computer
+            && !self.first_clock_waits();
         self.clock.deadline = running
             .then(|| {
                 self.clock
@@ -143,7 +199,9 @@ impl Room {
     /// journal written with the action already says who played it.
     fn play_for(&mut self, action: Action) -> Result<(), aeroplane_rules::RuleError> {
         self.clock.played.push(self.actions.len());
+        self.clock.playing = true;
         let result = self.apply(action);
+        self.clock.playing = false;
         if result.is_err() {
             self.clock.played.pop();
         }

@@ -216,11 +216,13 @@ impl Room {
             }
         }
         for (colour, name) in connected {
+            let deadline_ms = self.start_waiting_clock();
             let event = self.next_event();
             self.broadcast(&[ServerMessage::PlayerConnected(PlayerConnected {
                 event,
                 colour,
                 name,
+                deadline_ms,
             })]);
         }
         if self.dice.is_none() && self.seats.iter().all(Option::is_some) {

@@ -9,6 +9,8 @@
 //! - [`play`]: game actions, the stale rule, game over and the game record.
 //! - [`assist`]: what only computer and local rooms offer: hints and undo.
 //! - [`bot`]: the computer player, a task that holds its seat like a connection would.
+//! - [`social`]: what two people online share besides the game: preset quick messages and the
+//!   rematch.
 //! - [`task`]: the loop and its timers.
 //! - [`journal`]: the live game's journal, and restoring games from it after a restart.
 
@@ -18,6 +20,7 @@ mod clock;
 mod join;
 pub mod journal;
 mod play;
+mod social;
 mod state;
 mod task;
 

@@ -67,6 +67,8 @@ impl Room {
         let result = match message {
             ClientMessage::Hint(request) => self.hint(conn, request.id, colour),
             ClientMessage::Undo(undo) => self.undo(undo.seen),
+            ClientMessage::Say(say) => self.say(colour, say.phrase),
+            ClientMessage::Rematch(rematch) => self.rematch(colour, rematch.client_seed),
             _ => self.act(colour, &message),
         };
         if let Err((code, text)) = result {
@@ -129,7 +131,9 @@ impl Room {
             | ClientMessage::Sync(_)
             | ClientMessage::Leave(_)
             | ClientMessage::Hint(_)
-            | ClientMessage::Undo(_) => unreachable!("not game actions"),
+            | ClientMessage::Undo(_)
+            | ClientMessage::Say(_)
+            | ClientMessage::Rematch(_) => unreachable!("not game actions"),
         };
         let (before, index) = (self.game, self.actions.len());
         self.apply(action)

@@ -73,6 +73,8 @@ pub(super) struct Room {
     pub(super) assist: super::assist::Assist,
     /// The turn clock and the strikes it counted.
     pub(super) clock: super::clock::Clock,
+    /// Quick messages and the rematch (online rooms).
+    pub(super) social: super::social::Social,
 }
 
 impl Room {
@@ -103,10 +105,19 @@ impl Room {
     }
 
     fn seat_views(&self) -> Seats {
+        let now = Instant::now();
+        let live = self.is_live();
         let view = |colour: Colour| {
             self.seat(colour).map(|seat| SeatView {
                 name: seat.name.to_string(),
                 connected: seat.conn.is_some(),
+                grace_ms: seat
+                    .deadline
+                    .filter(|_| live && seat.conn.is_none())
+                    .map(|deadline| {
+                        let left = deadline.saturating_duration_since(now);
+                        u64::try_from(left.as_millis()).unwrap_or(u64::MAX)
+                    }),
             })
         };
         Seats {
@@ -149,22 +160,29 @@ impl Room {
                 colour: computer.colour,
                 level: computer.level.as_str().to_owned(),
             }),
+            clock: self.clock_view(),
+            spectators: self.spectator_count(),
         }
     }
 
-    /// The public status for the HTTP API.
-    pub(super) fn status(&self) -> RoomStatus {
-        let spectators = self
+    /// How many connections watch the room.
+    pub(super) fn spectator_count(&self) -> u32 {
+        let watching = self
             .conns
             .values()
             .filter(|conn| conn.role == Some(Joined::Spectator))
             .count();
+        u32::try_from(watching).unwrap_or(u32::MAX)
+    }
+
+    /// The public status for the HTTP API.
+    pub(super) fn status(&self) -> RoomStatus {
         RoomStatus {
             id: self.id,
             mode: self.mode,
             phase: self.phase(),
             seats: self.seat_views(),
-            spectators: u32::try_from(spectators).unwrap_or(u32::MAX),
+            spectators: self.spectator_count(),
             event: self.event,
         }
     }

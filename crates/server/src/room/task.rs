@@ -59,6 +59,7 @@ pub(super) fn build(
         retire_at: None,
         assist: Default::default(),
         clock: super::clock::Clock::new(setup.turn_clock),
+        social: super::social::Social::default(),
     };
     room.assist.computer = computer;
     for seat in setup.seats {

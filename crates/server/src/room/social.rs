@@ -1,0 +1,163 @@
+//! What two people playing online share besides the game: preset quick messages and the rematch.
+//!
+//! None of these are room events: they carry no event number, are not journaled and never make
+//! an action stale, so a client that knows only the game's messages ignores them and keeps
+//! working. (The spectator count is in every snapshot and in `GET /api/rooms/{id}`; it is not
+//! pushed, so that watchers coming and going never interleave with a player's game messages.) Quick messages are a fixed set of phrases (no free text, so nothing to moderate) and
+//! a seat may send one every [`SAY_INTERVAL`]. A rematch needs both players to ask after the
+//! game; it opens a new room with the seats taken in advance (as a quick match does), the
+//! colours swapped and new seeds, and tells each player its new seat token.
+
+use std::time::Duration;
+
+use aeroplane_dice::{ClientSeed, ServerSeed};
+use aeroplane_protocol::client::Phrase;
+use aeroplane_protocol::error::ErrorCode;
+use aeroplane_protocol::record::Mode;
+use aeroplane_protocol::server::{RematchOffered, RematchReady, Said, ServerMessage};
+use aeroplane_rules::Colour;
+use tokio::time::Instant;
+use uuid::Uuid;
+
+use super::state::{Joined, Room};
+use super::{RoomSetup, SeatSetup};
+use crate::token::SeatToken;
+
+/// The shortest time between two quick messages of one seat.
+pub(super) const SAY_INTERVAL: Duration = Duration::from_secs(2);
+
+/// A room's quick-message limits and rematch requests.
+#[derive(Debug, Default)]
+pub(super) struct Social {
+    /// When each seat last sent a quick message.
+    last_said: [Option<Instant>; 2],
+    /// The client seed each player asked for a rematch with, once asked.
+    rematch: [Option<ClientSeed>; 2],
+    /// The new room's answers per colour of this room, once both asked.
+    ready: Option<[RematchReady; 2]>,
+}
+
+type Refused = (ErrorCode, String);
+
+impl Room {
+    /// Sends a preset quick message of `colour` to everyone in the room.
+    pub(super) fn say(&mut self, colour: Colour, phrase: Phrase) -> Result<(), Refused> {
+        self.check_online("quick messages")?;
+        let now = Instant::now();
+        let last = &mut self.social.last_said[colour.index()];
+        if last.is_some_and(|at| now < at + SAY_INTERVAL) {
+            let text = format!("one quick message every {} s", SAY_INTERVAL.as_secs());
+            return Err((ErrorCode::RateLimited, text));
+        }
+        *last = Some(now);
+        self.broadcast(&[ServerMessage::Said(Said { colour, phrase })]);
+        Ok(())
+    }
+
+    /// `colour` asks for (or accepts) a rematch; when both have, the new room opens.
+    pub(super) fn rematch(&mut self, colour: Colour, seed: Option<String>) -> Result<(), Refused> {
+        self.check_online("rematches")?;
+        if !self.game.is_over() {
+            return Err((
+                ErrorCode::NotOver,
+                "a rematch is for a finished game".into(),
+            ));
+        }
+        if let Some(ready) = &self.social.ready {
+            // Asked again after the room opened (e.g. after a reconnect): the same answer.
+            let answer = ServerMessage::RematchReady(ready[colour.index()].clone());
+            self.send_to_seat(colour, &answer);
+            return Ok(());
+        }
+        let seed = ClientSeed::new(seed.unwrap_or_default())
+            .map_err(|error| (ErrorCode::SeedTooLong, error.to_string()))?;
+        self.social.rematch[colour.index()] = Some(seed);
+        if self.social.rematch.iter().any(Option::is_none) {
+            self.broadcast(&[ServerMessage::RematchOffered(RematchOffered { by: colour })]);
+            return Ok(());
+        }
+        self.open_rematch()
+    }
+
+    fn check_online(&self, what: &str) -> Result<(), Refused> {
+        if self.mode == Mode::Online {
+            return Ok(());
+        }
+        let text = format!("{} games have no {what}", self.mode.as_str());
+        Err((ErrorCode::OnlineOnly, text))
+    }
+
+    /// Opens the rematch's room (colours swapped, new seeds) and tells everyone.
+    fn open_rematch(&mut self) -> Result<(), Refused> {
+        let internal = |error: getrandom::Error| {
+            tracing::error!(%error, "no entropy for a rematch");
+            (
+                ErrorCode::Internal,
+                "the server could not open the rematch".to_owned(),
+            )
+        };
+        let server_seed = ServerSeed::generate().map_err(internal)?;
+        let id = Uuid::new_v4();
+        let ws_path = format!("/ws/rooms/{id}");
+        let mut seats = Vec::new();
+        let mut answers = Vec::new();
+        for old in Colour::ALL {
+            let new = old.opponent();
+            let token = SeatToken::generate().map_err(internal)?;
+            let name = self
+                .seat(old)
+                .map(|seat| seat.name.clone())
+                .unwrap_or_default();
+            let client_seed = self.social.rematch[old.index()].take().unwrap_or_default();
+            answers.push(RematchReady {
+                room_id: id,
+                ws_path: ws_path.clone(),
+                colour: Some(new),
+                token: Some(token.as_str().to_owned()),
+            });
+            seats.push(SeatSetup {
+                colour: new,
+                name,
+                client_seed,
+                token,
+            });
+        }
+        let setup = RoomSetup {
+            id,
+            mode: Mode::Online,
+            server_seed,
+            seats,
+            turn_clock: self.clock.per_decision,
+        };
+        super::open(setup, self.context.clone());
+        tracing::info!(rematch_room = %id, "rematch opened");
+        let [red, yellow]: [RematchReady; 2] = answers.try_into().expect("two colours");
+        for (colour, answer) in [(Colour::Red, &red), (Colour::Yellow, &yellow)] {
+            self.send_to_seat(colour, &ServerMessage::RematchReady(answer.clone()));
+        }
+        let watchers = RematchReady {
+            room_id: id,
+            ws_path,
+            colour: None,
+            token: None,
+        };
+        let spectators: Vec<_> = self
+            .conns
+            .iter()
+            .filter(|(_, conn)| conn.role == Some(Joined::Spectator))
+            .map(|(id, _)| *id)
+            .collect();
+        for conn in spectators {
+            self.reply(conn, &ServerMessage::RematchReady(watchers.clone()));
+        }
+        self.social.ready = Some([red, yellow]);
+        Ok(())
+    }
+
+    /// Sends one message to the live connection of `colour`'s seat, if any.
+    fn send_to_seat(&mut self, colour: Colour, message: &ServerMessage) {
+        if let Some(conn) = self.seat(colour).and_then(|seat| seat.conn) {
+            self.reply(conn, message);
+        }
+    }
+}
