@@ -341,6 +341,7 @@ mod tests {
             event: 1,
             colour: Colour::Red,
             name: "\u{1b}]0;owned\u{7}".to_owned(),
+            deadline_ms: None,
         });
         let text = describe(&message).unwrap();
         assert_eq!(text, "\\u{1b}]0;owned\\u{7} sits down as Red");

@@ -232,6 +232,8 @@ mod tests {
             },
             result: None,
             computer: None,
+            clock: None,
+            spectators: 0,
         }
     }
 
@@ -307,6 +309,7 @@ mod tests {
             event: 6,
             colour: Colour::Yellow,
             name: "Bob".into(),
+            deadline_ms: None,
         });
         assert_eq!(
             view.follow(&presence),
@@ -330,6 +333,7 @@ mod tests {
             event: 2,
             colour: Colour::Red,
             name: "Ann".into(),
+            deadline_ms: None,
         });
         assert_eq!(view.follow(&old), Followed::Ignored);
         assert_eq!(view.seen(), 3);

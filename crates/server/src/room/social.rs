@@ -13,6 +13,7 @@ use std::time::Duration;
 use aeroplane_dice::{ClientSeed, ServerSeed};
 use aeroplane_protocol::client::Phrase;
 use aeroplane_protocol::error::ErrorCode;
+use aeroplane_protocol::name::PlayerName;
 use aeroplane_protocol::record::Mode;
 use aeroplane_protocol::server::{RematchOffered, RematchReady, Said, ServerMessage};
 use aeroplane_rules::Colour;
@@ -104,10 +105,11 @@ impl Room {
         for old in Colour::ALL {
             let new = old.opponent();
             let token = SeatToken::generate().map_err(internal)?;
+            // A finished online game had both seats taken; the fallback is never shown.
             let name = self
                 .seat(old)
                 .map(|seat| seat.name.clone())
-                .unwrap_or_default();
+                .unwrap_or_else(|| PlayerName::lossy("Player"));
             let client_seed = self.social.rematch[old.index()].take().unwrap_or_default();
             answers.push(RematchReady {
                 room_id: id,
