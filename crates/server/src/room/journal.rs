@@ -41,6 +41,7 @@ use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -187,8 +188,40 @@ struct Journal {
     waiting_setup: Option<String>,
     /// What the file holds.
     written: Written,
-    /// Whether something was written since the last sync.
-    dirty: bool,
+}
+
+/// A journal as the server keeps it: the file's state, which only the room's own task locks (so
+/// the lock is never contended and file I/O never waits on another room), and whether it was
+/// written since the last sync, which the sync task reads without that lock.
+#[derive(Debug)]
+struct Entry {
+    path: PathBuf,
+    dirty: AtomicBool,
+    journal: Mutex<Journal>,
+}
+
+impl Entry {
+    /// Brings the journal up to date with `room`: appends what it gained, or rewrites a waiting
+    /// room's setup whole when it changed (a seat taken, the game started).
+    fn update(&self, dir: &Path, room: &Room) -> io::Result<()> {
+        let mut journal = self.journal.lock().expect("journal lock poisoned");
+        let wrote = match &journal.waiting_setup {
+            None => journal.catch_up(room)?,
+            Some(written) => {
+                let setup = setup_of(room);
+                if *written == line(&Line::Setup(Box::new(setup.clone()))) {
+                    journal.catch_up(room)?
+                } else {
+                    *journal = Journal::create(dir, &setup, room)?;
+                    true
+                }
+            }
+        };
+        if wrote {
+            self.dirty.store(true, Ordering::Release);
+        }
+        Ok(())
+    }
 }
 
 impl Journal {
@@ -216,23 +249,21 @@ impl Journal {
             path,
             waiting_setup,
             written,
-            dirty: true,
         })
     }
 
-    /// Appends what the room gained since the last call.
-    fn catch_up(&mut self, room: &Room) -> io::Result<()> {
+    /// Appends what the room gained since the last call; answers whether it wrote anything.
+    fn catch_up(&mut self, room: &Room) -> io::Result<bool> {
         let (text, written) = self.written.lines_for(room);
         if text.is_empty() {
-            return Ok(());
+            return Ok(false);
         }
         OpenOptions::new()
             .append(true)
             .open(&self.path)?
             .write_all(text.as_bytes())?;
         self.written = written;
-        self.dirty = true;
-        Ok(())
+        Ok(true)
     }
 }
 
@@ -257,7 +288,8 @@ pub struct Journals {
     /// The directory itself, open: on Linux one `syncfs(2)` through it forces every journal to
     /// disk at once.
     dir_handle: File,
-    open: Mutex<HashMap<Uuid, Journal>>,
+    /// The journals by room id. This lock guards the map only: no file I/O happens under it.
+    open: Mutex<HashMap<Uuid, Arc<Entry>>>,
 }
 
 impl Journals {
@@ -281,22 +313,23 @@ impl Journals {
     /// waiting room's setup when a seat is taken or the game starts, appends new actions, undone
     /// events and the clock's count. Failures are logged; the game goes on without its journal.
     fn write(&self, room: &Room) {
-        let mut open = self.open.lock().expect("journal lock poisoned");
-        let result = match open.get_mut(&room.id) {
-            Some(journal) if journal.waiting_setup.is_none() => journal.catch_up(room),
-            Some(journal) => {
-                let setup = setup_of(room);
-                if journal.waiting_setup.as_deref()
-                    == Some(&line(&Line::Setup(Box::new(setup.clone()))))
-                {
-                    journal.catch_up(room)
-                } else {
-                    Journal::create(&self.dir, &setup, room).map(|new| *journal = new)
-                }
-            }
+        let entry = self
+            .open
+            .lock()
+            .expect("journals lock poisoned")
+            .get(&room.id)
+            .cloned();
+        let result = match entry {
+            Some(entry) => entry.update(&self.dir, room),
             None if !room.game.is_over() => {
                 Journal::create(&self.dir, &setup_of(room), room).map(|journal| {
-                    open.insert(room.id, journal);
+                    let entry = Entry {
+                        path: journal.path.clone(),
+                        dirty: AtomicBool::new(true),
+                        journal: Mutex::new(journal),
+                    };
+                    let mut open = self.open.lock().expect("journals lock poisoned");
+                    open.insert(room.id, Arc::new(entry));
                 })
             }
             None => Ok(()),
@@ -309,8 +342,15 @@ impl Journals {
 
     /// Deletes the journal of a game whose record is in the outbox.
     pub fn remove(&self, id: Uuid) {
-        let journal = self.open.lock().expect("journal lock poisoned").remove(&id);
-        let path = journal.map_or_else(|| self.dir.join(format!("{id}.jsonl")), |j| j.path);
+        let entry = self
+            .open
+            .lock()
+            .expect("journals lock poisoned")
+            .remove(&id);
+        let path = entry.map_or_else(
+            || self.dir.join(format!("{id}.jsonl")),
+            |entry| entry.path.clone(),
+        );
         match fs::remove_file(&path) {
             Ok(()) => {}
             Err(error) if error.kind() == io::ErrorKind::NotFound => {}
@@ -326,12 +366,16 @@ impl Journals {
     /// file is synced on its own.
     pub async fn sync(&self, all: bool) {
         let handles: Vec<File> = {
-            let mut open = self.open.lock().expect("journal lock poisoned");
+            let open = self.open.lock().expect("journals lock poisoned");
             let mut handles = Vec::new();
-            for journal in open.values_mut().filter(|journal| all || journal.dirty) {
-                journal.dirty = false;
+            for entry in open.values() {
+                if !entry.dirty.swap(false, Ordering::AcqRel) && !all {
+                    continue;
+                }
                 if !cfg!(target_os = "linux") {
-                    handles.extend(File::open(&journal.path).ok());
+                    // Opening a file is I/O under the map's lock; only off Linux, where every
+                    // dirty journal needs its own sync anyway.
+                    handles.extend(File::open(&entry.path).ok());
                 } else if handles.is_empty() {
                     // The directory reaches the whole file system: one handle does.
                     handles.extend(self.dir_handle.try_clone().ok());
