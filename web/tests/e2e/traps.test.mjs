@@ -262,6 +262,7 @@ test('trap 8: the replay removes its key listener when left', async () => {
   const page = await localGame(errors, VIEWPORTS.desktop, 'listener');
   await page.getByTestId('resign').click();
   await page.getByTestId('confirm-yes').click();
+  await page.getByTestId('fairness-result').filter({ hasText: /verified/ }).waitFor(); // the record is stored
   await page.getByTestId('replay-link').click();
   await page.getByTestId('replay-position').waitFor();
   await page.locator('header a').first().click();
