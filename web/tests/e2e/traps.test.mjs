@@ -328,7 +328,10 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     assert.ok(await inView(ann.getByTestId('roll')), 'Roll is on screen');
     assert.ok(await untilChoice(ann, [bob]), 'Ann gets a plane to choose');
     await ann.getByTestId('board').evaluate((board) => board.scrollIntoView({ block: 'end' }));
-    assert.ok(await inView(ann.locator('[data-testid^=move-]').first()), 'the move buttons are on screen');
+    for (const button of await ann.locator('[data-testid^=move-]').all()) {
+      assert.ok(await inView(button), `${await button.innerText()} is on screen`);
+    }
+    assert.ok(await inView(ann.getByTestId('offer-draw')), 'the draw offer button is on screen');
     assert.deepEqual(errors, []);
   });
 }
