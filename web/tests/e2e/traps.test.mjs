@@ -4,19 +4,35 @@
 // that waited twice as long with no way out, the missing closed banner and leaked listeners, the
 // empty client seed, and leaving, focus, touch and draw-offer pitfalls.
 
-import { test, before, after } from 'node:test';
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-  VIEWPORTS, expectedHttpError, launchBrowser, openPage, startServer, step, untilChoice,
+  VIEWPORTS, expectedHttpError, launchBrowser, openPage as openTrackedPage, startServer, step, untilChoice,
 } from './harness.mjs';
 
 let server;
 let browser;
+const opened = [];
+
+/** A page in its own context, closed (with its WebSockets) when the test ends. */
+async function openPage(...args) {
+  const page = await openTrackedPage(...args);
+  opened.push(page);
+  return page;
+}
 
 before(async () => {
-  server = await startServer({ AEROPLANE_BOT_PACE_MS: '20', AEROPLANE_QUICK_MATCH_WAIT_MS: '1500', AEROPLANE_GRACE_MS: '60000' });
+  server = await startServer({
+    AEROPLANE_BOT_PACE_MS: '20', AEROPLANE_QUICK_MATCH_WAIT_MS: '1500', AEROPLANE_GRACE_MS: '60000',
+    // Every test here opens rooms and sockets from one address, faster than a person would.
+    AEROPLANE_ROOMS_PER_ADDRESS_PER_MINUTE: '1000', AEROPLANE_MAX_CONNECTIONS_PER_ADDRESS: '1000',
+  });
   browser = await launchBrowser();
+});
+
+afterEach(async () => {
+  for (const page of opened.splice(0)) await page.context().close().catch(() => {});
 });
 
 after(async () => {
