@@ -81,10 +81,12 @@ export function wsUrl(roomId, wsPath) {
 const seatKey = (roomId) => `plyyard.seat.${roomId}`;
 const SEAT_TTL_MS = 7 * 24 * 3600 * 1000;
 
+/** Keeps this browser's seat in room `roomId`: {colour, token, name, names?}. */
 export function saveSeat(roomId, seat) {
   localStorage.setItem(seatKey(roomId), JSON.stringify({ ...seat, saved: Date.now() }));
 }
 
+/** This browser's seat in room `roomId` (also one an older client kept per tab), or null. */
 export function loadSeat(roomId) {
   try {
     return JSON.parse(localStorage.getItem(seatKey(roomId)) ?? sessionStorage.getItem(seatKey(roomId)) ?? 'null');
@@ -93,6 +95,7 @@ export function loadSeat(roomId) {
   }
 }
 
+/** Forgets this browser's seat in room `roomId` (its token no longer matches). */
 export function forgetSeat(roomId) {
   localStorage.removeItem(seatKey(roomId));
   sessionStorage.removeItem(seatKey(roomId));

@@ -5,6 +5,7 @@
 
 const NAME = { red: 'Red', yellow: 'Yellow' };
 
+/** "Red" for 'red'. */
 export function colourName(colour) {
   return NAME[colour] ?? String(colour);
 }
@@ -39,10 +40,12 @@ const REASONS = {
   timeout: 'too many turns timed out',
 };
 
+/** Why a game ended, in words. */
 export function reasonText(reason) {
   return REASONS[reason] ?? String(reason);
 }
 
+/** The result in one sentence, e.g. "Red wins: Yellow resigned." */
 export function resultText(result) {
   if (!result) return '';
   if (!result.winner) return `Draw (${reasonText(result.reason)}).`;

@@ -10,6 +10,7 @@ import { recordRolls, runFairnessCheck } from './fairness-check.js';
 
 const AUTOPLAY_MS = 700;
 
+/** One logged action in words. */
 export function describeAction(action) {
   if (!action) return 'Start of the game.';
   const who = colourName(action.colour);
@@ -53,6 +54,7 @@ export function turnsOf(steps) {
   return turns.map((turn) => ({ ...turn, text: turn.parts.join('; ') }));
 }
 
+/** Shows stored game `gameId` in `root`; returns a function that leaves the page. */
 export function mountReplay(root, gameId) {
   let timer = null;
   let onKey = null;

@@ -15,6 +15,7 @@ export function clockText(ms) {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
+/** Counts down the turn clock and held seats of one room, and counts the strikes. */
 export class ClockTracker {
   /** `onTick()` is called four times a second while something counts down. */
   constructor(onTick) {

@@ -57,6 +57,7 @@ function starPoints(cx, cy, outer, inner) {
 
 const rule = (title, text, diagram) => h('section', { class: 'card rule' }, h('h2', {}, title), h('p', {}, text), diagram);
 
+/** Shows the rules page in `root`; returns a function that leaves it. */
 export function mountRules(root) {
   root.replaceChildren(h('article', { class: 'rules' },
     h('h1', {}, 'How to play'),

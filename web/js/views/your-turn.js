@@ -16,6 +16,7 @@ export function setSound(on) {
   localStorage.setItem(SOUND_KEY, on ? 'on' : 'off');
 }
 
+/** Tells the viewer when it is their turn: the tab's title and, if switched on, a sound. */
 export class YourTurnCue {
   constructor() {
     this.mine = false;

@@ -100,7 +100,7 @@ test('two players play an online room from the invite link to a resignation, wat
   await ann.getByTestId('conn-yellow').filter({ hasText: 'online' }).waitFor();
   assert.deepEqual(await planePositions(bob), await planePositions(ann));
 
-  // Bob reloads the page: the seat token in sessionStorage reclaims his seat again.
+  // Bob reloads the page: the seat token in localStorage reclaims his seat again.
   await bob.reload();
   await bob.getByTestId('messages').filter({ hasText: 'You are Yellow' }).waitFor();
   assert.deepEqual(await planePositions(bob), await planePositions(ann));
