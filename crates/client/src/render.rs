@@ -108,7 +108,9 @@ pub fn render_board(game: &Game, colour: bool) -> String {
     out
 }
 
-/// One line saying where each plane of `side` is, e.g. `Red     0 base  1 ring 12  2 lane 3  3 home`.
+/// One line saying where each plane of `side` is, in the players' numbering (planes 1–4, squares
+/// counted from the side's own start, as the browser and the hints say), e.g.
+/// `Red     1 base  2 square 12  3 lane 3  4 home`.
 pub fn legend_line(game: &Game, side: Colour, colour: bool) -> String {
     let mut line = paint(&format!("{:<7}", side.to_string()), Some(side), colour);
     for plane in Plane::ALL {
@@ -116,25 +118,22 @@ pub fn legend_line(game: &Game, side: Colour, colour: bool) -> String {
             Position::Base => "base".to_owned(),
             Position::Finished => "home".to_owned(),
             Position::Route(progress) if progress <= LAST_RING_PROGRESS => {
-                let square = game
-                    .ring_index(side, plane)
-                    .expect("a ring progress has a square");
-                format!("ring {square}")
+                format!("square {progress}")
             }
             Position::Route(progress) => format!("lane {}", progress - LAST_RING_PROGRESS),
         };
-        let _ = write!(line, " {plane} {place:<8}");
+        let _ = write!(line, " {} {place:<10}", label(plane));
     }
     line.trim_end().to_owned()
 }
 
-/// What the game waits for, in words, e.g. `Yellow to move a 4: plane 1 or 2`.
+/// What the game waits for, in words, e.g. `Yellow to move a 4: planes 1, 2`.
 pub fn status_line(game: &Game) -> String {
     let side = game.to_act();
     match game.phase() {
         Phase::AwaitingRoll => format!("{side} to roll"),
         Phase::AwaitingMove { roll, legal } => {
-            let planes: Vec<String> = legal.iter().map(|p| p.to_string()).collect();
+            let planes: Vec<String> = legal.iter().map(|p| label(p).to_string()).collect();
             let noun = if planes.len() == 1 { "plane" } else { "planes" };
             format!("{side} to move a {roll}: {noun} {}", planes.join(", "))
         }
@@ -150,7 +149,7 @@ pub fn status_line(game: &Game) -> String {
 pub fn describe(message: &ServerMessage) -> Option<String> {
     let planes = |set: PlaneSet| {
         set.iter()
-            .map(|p| p.to_string())
+            .map(|p| label(p).to_string())
             .collect::<Vec<_>>()
             .join(", ")
     };
@@ -179,16 +178,15 @@ pub fn describe(message: &ServerMessage) -> Option<String> {
         }
         ServerMessage::Moved(m) => {
             let mut text = match m.from {
-                Position::Base => format!("{} deploys plane {}", m.colour, m.plane),
-                _ => format!("{} moves plane {}", m.colour, m.plane),
+                Position::Base => format!("{} deploys plane {}", m.colour, label(m.plane)),
+                _ => format!("{} moves plane {} to {}", m.colour, label(m.plane), place(m.to)),
             };
             for capture in &m.captures {
                 let _ = write!(
                     text,
-                    ", capturing {}'s plane {} on square {}",
+                    ", capturing {}'s plane {}",
                     capture.colour,
                     planes(capture.planes),
-                    capture.square
                 );
             }
             if m.finished {
@@ -259,7 +257,7 @@ fn draw_planes(planes: &[(Colour, Plane)], colour: bool) -> String {
     }
     let side = planes[0].0;
     let text = match planes {
-        [(_, plane)] => format!("{}{plane} ", letter(side)),
+        [(_, plane)] => format!("{}{} ", letter(side), label(*plane)),
         many => format!("{}×{}", letter(side), many.len()),
     };
     paint(&text, Some(side), colour)
@@ -388,19 +386,19 @@ mod tests {
         let game: Game = "b,b,12,f b,30,52,b yellow 4 0".parse().unwrap();
         let board = render_board(&game, false);
         let expected = [
-            "                   ·  · R2",
+            "                   ·  · R3",
             "                   ·     *",
-            "      R0 R1        *     ·",
+            "      R1 R2        *     ·",
             "       o  o        ·     ·",
             "                   ·     ·",
             "                   ·     ·",
-            " ·  *  ·  ·  · Y1           ·  ·  ·  *  ·  ·",
-            " ·  -  -  -  -  - R:1 #     -  -  - Y2  -  ·",
+            " ·  *  ·  ·  · Y2           ·  ·  ·  *  ·  ·",
+            " ·  -  -  -  -  - R:1 #     -  -  - Y3  -  ·",
             " ·  ·  *  ·  ·  ·           ·  ·  ·  ·  *  ·",
             "                   ·     ·",
             "                   ·     ·",
-            "                   ·     ·       Y0  o",
-            "                   ·     *        o Y3",
+            "                   ·     ·       Y1  o",
+            "                   ·     *        o Y4",
             "                   *     ·",
             "                   ·  ·  ·",
         ];
@@ -412,13 +410,13 @@ mod tests {
         let game: Game = "b,b,12,f b,30,52,b yellow 4 0".parse().unwrap();
         assert_eq!(
             legend_line(&game, Colour::Red, false),
-            "Red     0 base     1 base     2 ring 12  3 home"
+            "Red     1 base       2 base       3 square 12  4 home"
         );
         assert_eq!(
             legend_line(&game, Colour::Yellow, false),
-            "Yellow  0 base     1 ring 4   2 lane 2   3 base"
+            "Yellow  1 base       2 square 30  3 lane 2     4 base"
         );
-        assert_eq!(status_line(&game), "Yellow to move a 4: planes 1, 2");
+        assert_eq!(status_line(&game), "Yellow to move a 4: planes 2, 3");
     }
 
     #[test]
@@ -426,8 +424,8 @@ mod tests {
         let game = Game::new();
         assert!(!render(&game, false).contains('\x1b'));
         let coloured = render(&game, true);
-        assert!(coloured.contains("\x1b[1;31mR0 \x1b[0m"), "{coloured}");
-        assert!(coloured.contains("\x1b[1;33mY3 \x1b[0m"));
+        assert!(coloured.contains("\x1b[1;31mR1 \x1b[0m"), "{coloured}");
+        assert!(coloured.contains("\x1b[1;33mY4 \x1b[0m"));
     }
 
     #[test]
@@ -458,5 +456,21 @@ mod tests {
             .skip(col * 3)
             .take(3)
             .collect()
+    }
+}
+
+/// A plane's number for people: 1 to 4 (the protocol counts 0 to 3).
+pub fn label(plane: Plane) -> u8 {
+    plane.number() + 1
+}
+
+/// Where a plane is after a move, for people: a square counted from its own start, a step of its
+/// home lane, or home.
+fn place(position: Position) -> String {
+    match position {
+        Position::Base => "its base".to_owned(),
+        Position::Finished => "home".to_owned(),
+        Position::Route(progress) if progress <= LAST_RING_PROGRESS => format!("square {progress}"),
+        Position::Route(progress) => format!("lane {}", progress - LAST_RING_PROGRESS),
     }
 }

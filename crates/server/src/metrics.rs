@@ -217,9 +217,6 @@ impl GameStore for MeteredStore {
             let started = Instant::now();
             let result = self.inner.save(record).await;
             timed(started, &result);
-            if let Err(StoreError::Rejected(_)) = &result {
-                crate::telemetry::store_rejected();
-            }
             result
         }
         .boxed()
@@ -233,10 +230,6 @@ impl GameStore for MeteredStore {
             let started = Instant::now();
             let result = self.inner.save_batch(records).await;
             timed(started, &result);
-            // A refused batch of several is retried one by one (`Outbox`): count those only.
-            if let (Err(StoreError::Rejected(_)), [_]) = (&result, records) {
-                crate::telemetry::store_rejected();
-            }
             result
         }
         .boxed()

@@ -14,7 +14,7 @@
 //! | `aeroplane_http_requests_total` | counter | `route` (the route pattern, `unmatched`), `status` |
 //! | `aeroplane_http_refusals_total` | counter | `code` (403, 408, 413, 415, 429 and 503 answers by error code) |
 //! | `aeroplane_ws_closes_total` | counter | `reason` (a close code's reason, or `client`) |
-//! | `aeroplane_store_rejected_total` | counter | finished games the database refused for good |
+//! | `aeroplane_store_rejected_total` | counter | finished games the database refused for good (counted by the outbox, which sets them aside) |
 //! | `aeroplane_journal_write_failures_total` | counter | live-game journal writes that failed |
 //! | `process_resident_memory_bytes` | gauge | |
 //! | `process_open_fds`, `process_max_fds` | gauge | |
@@ -247,11 +247,6 @@ pub fn refused(code: ErrorCode, client: Option<IpAddr>) {
 pub fn ws_closed(code: Option<CloseCode>) {
     let reason = code.map_or(CLOSED_BY_CLIENT, CloseCode::reason);
     counter!("aeroplane_ws_closes_total", "reason" => reason).increment(1);
-}
-
-/// Counts a finished game the database refused for good.
-pub fn store_rejected() {
-    counter!("aeroplane_store_rejected_total").increment(1);
 }
 
 /// Counts a failed write to a live game's journal.

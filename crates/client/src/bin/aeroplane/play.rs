@@ -40,10 +40,10 @@ pub(crate) struct Args {
 }
 
 /// The keys of an online room (draw offers exist only there).
-const HELP_ONLINE: &str = "keys: Enter or r = roll, 0-3 = move that plane, d = offer a draw, \
+const HELP_ONLINE: &str = "keys: Enter or r = roll, 1-4 = move that plane, d = offer a draw, \
                            a = accept a draw, n = decline a draw, resign = resign, ? = this help";
 /// The keys against the computer (hints and undo exist only there).
-const HELP_COMPUTER: &str = "keys: Enter or r = roll, 0-3 = move that plane, t = the computer's \
+const HELP_COMPUTER: &str = "keys: Enter or r = roll, 1-4 = move that plane, t = the computer's \
                              tip for your roll, u = undo your last plane choice, resign = resign, \
                              ? = this help";
 
@@ -135,7 +135,7 @@ pub(crate) async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
                     println!(
                         "tip ({} computer): move plane {}: {}",
                         escape(&hint.level),
-                        hint.plane,
+                        aeroplane_client::render::label(hint.plane),
                         escape(&hint.explanation)
                     );
                     prompted = false;
@@ -187,9 +187,11 @@ fn act(client: &mut Client, mode: Mode, line: &str) -> anyhow::Result<()> {
             return Ok(());
         }
         other => {
+            // People number planes 1 to 4, as the board and the hints do.
             let plane = other
                 .parse::<u8>()
                 .ok()
+                .and_then(|number| number.checked_sub(1))
                 .and_then(Plane::new)
                 .with_context(|| format!("`{other}` is not a key I know; {}", help(mode)))?;
             client.move_plane(plane)?
