@@ -162,7 +162,10 @@ fn the_dockerfile_builds_and_runs_what_ci_checks() {
         .nth(1)
         .expect("a HEALTHCHECK");
     assert!(
-        healthcheck.lines().take(2).any(|line| line.contains("/healthz")),
+        healthcheck
+            .lines()
+            .take(2)
+            .any(|line| line.contains("/healthz")),
         "the healthcheck is liveness: {healthcheck}"
     );
     // What the build copies and embeds exists; what it must not copy is ignored.

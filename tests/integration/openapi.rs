@@ -127,7 +127,11 @@ async fn a_finished_games_record_list_and_replay_match_the_document() {
         .await;
     app.stored_record(room.id).await;
     for (path, route, name) in [
-        (format!("/api/games/{}", room.id), "/api/games/{id}", "GameRecord"),
+        (
+            format!("/api/games/{}", room.id),
+            "/api/games/{id}",
+            "GameRecord",
+        ),
         (
             format!("/api/games/{}/replay", room.id),
             "/api/games/{id}/replay",
