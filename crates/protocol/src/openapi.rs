@@ -77,7 +77,11 @@ impl ToSchema for ErrorCode {
 
 impl PartialSchema for LoggedAction {
     fn schema() -> RefOr<Schema> {
-        let integer = || ObjectBuilder::new().schema_type(Type::Integer).minimum(Some(0));
+        let integer = || {
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .minimum(Some(0))
+        };
         let actions = [
             "roll",
             "move",
@@ -135,14 +139,26 @@ pub enum GameResult {
 
 /// The statuses any request may meet at the edge, before its route's own answers.
 const EDGE_ERRORS: [(&str, &str); 8] = [
-    ("400", "A bad request: a body, id or parameter (`bad_field`)."),
-    ("403", "A browser page of a foreign origin (`origin_not_allowed`)."),
+    (
+        "400",
+        "A bad request: a body, id or parameter (`bad_field`).",
+    ),
+    (
+        "403",
+        "A browser page of a foreign origin (`origin_not_allowed`).",
+    ),
     ("404", "No such route (`not_found`)."),
-    ("408", "The body did not arrive in time (`request_timeout`)."),
+    (
+        "408",
+        "The body did not arrive in time (`request_timeout`).",
+    ),
     ("413", "The body is too large (`too_large`)."),
     ("415", "A `POST` body that is not `application/json`."),
     ("429", "Too many connections or rooms from this address."),
-    ("503", "Draining, or the database does not answer (`store_unavailable`)."),
+    (
+        "503",
+        "Draining, or the database does not answer (`store_unavailable`).",
+    ),
 ];
 
 /// The document served at `GET /api/openapi.json`.
@@ -343,8 +359,20 @@ mod tests {
             assert!(json["paths"][path].is_object(), "{path} missing");
         }
         let codes = &json["components"]["schemas"]["ErrorCode"]["enum"];
-        assert!(codes.as_array().unwrap().iter().any(|c| c == "store_unavailable"));
-        assert!(codes.as_array().unwrap().iter().any(|c| c == "not_your_turn"));
+        assert!(
+            codes
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c == "store_unavailable")
+        );
+        assert!(
+            codes
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c == "not_your_turn")
+        );
         let created = &json["paths"]["/api/rooms"]["post"]["responses"];
         assert!(created["201"].is_object() && created["415"].is_object());
     }

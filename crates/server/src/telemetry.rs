@@ -203,13 +203,16 @@ pub fn http_request(route: &'static str, status: u16) {
         .increment(1);
 }
 
+/// Per code and address: when the current burst's line was written, and how many refusals
+/// since were only counted.
+type Bursts = HashMap<(ErrorCode, Option<IpAddr>), (Instant, u64)>;
+
 /// Counts a refusal and logs it, once per burst: the first refusal of a code for an address
 /// writes a line, later ones within [`BURST`] are only counted, and the next line says how many
 /// were not logged.
 pub fn refused(code: ErrorCode, client: Option<IpAddr>) {
     counter!("aeroplane_http_refusals_total", "code" => code.as_str()).increment(1);
-    static BURSTS: OnceLock<Mutex<HashMap<(ErrorCode, Option<IpAddr>), (Instant, u64)>>> =
-        OnceLock::new();
+    static BURSTS: OnceLock<Mutex<Bursts>> = OnceLock::new();
     let now = Instant::now();
     let unlogged = {
         let mut bursts = BURSTS

@@ -49,5 +49,8 @@ async fn openapi() -> impl IntoResponse {
         serde_json::to_string(&aeroplane_protocol::openapi::document())
             .expect("the OpenAPI document serializes")
     });
-    ([(header::CONTENT_TYPE, "application/json")], document.as_str())
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        document.as_str(),
+    )
 }
