@@ -250,6 +250,11 @@ fn the_dockerfile_caches_dependencies_strips_the_binary_and_needs_no_syntax_line
         "the sources are touched (newer than the stubs' build) and the binary installed stripped"
     );
     let steps = read(".ci/docker-steps");
+    let touch = "find bench crates -name '*.rs' -exec touch {} +";
+    assert!(
+        sources.contains(touch) && steps.contains(touch),
+        "the Dockerfile and .ci/docker-steps touch the sources alike: {touch}"
+    );
     assert!(steps.contains("install -D --strip") && steps.contains("readelf"));
     assert!(
         dependencies.contains("COPY .ci/stub-workspace .ci/")

@@ -62,6 +62,7 @@ async fn an_unknown_mode_or_a_bad_body_is_a_bad_field() {
     let response = app
         .http
         .post(app.url("/api/rooms"))
+        .header("content-type", "application/json")
         .body("{oops")
         .send()
         .await

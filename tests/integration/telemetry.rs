@@ -137,6 +137,18 @@ async fn metrics_can_be_served_on_an_address_of_their_own() {
     server.shutdown().await.unwrap();
 }
 
+/// A server process that is killed if the test fails before stopping it.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        if matches!(self.0.try_wait(), Ok(None)) {
+            let _ = self.0.kill();
+        }
+        let _ = self.0.wait();
+    }
+}
+
 #[tokio::test]
 async fn json_logs_carry_the_room_and_the_client_and_one_line_per_refused_burst() {
     let data = tempfile::tempdir().unwrap();
@@ -151,6 +163,7 @@ async fn json_logs_carry_the_room_and_the_client_and_one_line_per_refused_burst(
         .spawn()
         .unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let child = KillOnDrop(child);
     let addr = lines
         .by_ref()
         .map_while(Result::ok)
@@ -195,13 +208,13 @@ async fn json_logs_carry_the_room_and_the_client_and_one_line_per_refused_burst(
     drop(socket);
     tokio::time::sleep(Duration::from_millis(300)).await;
     let _ = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
+        .args(["-TERM", &child.0.id().to_string()])
         .status();
     let logged: Vec<Value> = lines
         .map_while(Result::ok)
         .filter_map(|line| serde_json::from_str(&line).ok())
         .collect();
-    let _ = child.wait();
+    drop(child);
     let room_id = room.id.to_string();
     let in_room: Vec<&Value> = logged
         .iter()

@@ -203,8 +203,8 @@ pub fn http_request(route: &'static str, status: u16) {
         .increment(1);
 }
 
-/// The refusal bursts under way: for a code and an address, when the burst's line was written
-/// and how many refusals were counted since without a line.
+/// Per code and address: when the current burst's line was written, and how many refusals
+/// since were only counted.
 type Bursts = HashMap<(ErrorCode, Option<IpAddr>), (Instant, u64)>;
 
 /// Counts a refusal and logs it, once per burst: the first refusal of a code for an address

@@ -109,3 +109,71 @@ async fn into_json(response: Response, code: ErrorCode) -> Response {
     }
     json
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+    use std::sync::{Arc, Mutex};
+
+    use axum::Router;
+    use axum::body::Body;
+    use axum::routing::get;
+    use tower::ServiceExt;
+
+    use super::*;
+
+    #[derive(Clone, Default)]
+    struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Buffer {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[tokio::test]
+    async fn a_failed_response_is_json_and_its_line_names_method_path_and_code() {
+        let buffer = Buffer::default();
+        let writer = buffer.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || writer.clone())
+            .with_ansi(false)
+            .finish();
+        let _logs = tracing::subscriber::set_default(subscriber);
+        let app = Router::new()
+            .route(
+                "/boom",
+                get(|| async { (StatusCode::INTERNAL_SERVER_ERROR, "it broke") }),
+            )
+            .layer(axum::middleware::from_fn(observe));
+        let request = Request::post("/boom").body(Body::empty()).unwrap();
+        let response = app.clone().oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::METHOD_NOT_ALLOWED);
+        let request = Request::get("/boom?x=1").body(Body::empty()).unwrap();
+        let response = app.oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let body = to_bytes(response.into_body(), 1024).await.unwrap();
+        let error: aeroplane_protocol::api::ApiError = serde_json::from_slice(&body).unwrap();
+        assert_eq!(error.code, ErrorCode::Internal);
+        assert_eq!(error.message, "it broke");
+        let logs = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
+        let line = logs
+            .lines()
+            .find(|line| line.contains("response failed"))
+            .unwrap_or_else(|| panic!("no `response failed` line in {logs}"));
+        for field in [
+            "method=GET",
+            "path=\"/boom\"",
+            "status=500",
+            "code=\"internal\"",
+        ] {
+            assert!(line.contains(field), "{field} missing from {line}");
+        }
+        assert_eq!(logs.matches("response failed").count(), 1, "{logs}");
+    }
+}
