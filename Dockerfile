@@ -12,6 +12,7 @@ COPY bench/echo/Cargo.toml bench/echo/
 COPY crates/bot/Cargo.toml crates/bot/
 COPY crates/client/Cargo.toml crates/client/
 COPY crates/dice/Cargo.toml crates/dice/
+COPY crates/loadtest/Cargo.toml crates/loadtest/
 COPY crates/protocol/Cargo.toml crates/protocol/
 COPY crates/rules/Cargo.toml crates/rules/
 COPY crates/server/Cargo.toml crates/server/

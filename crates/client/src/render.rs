@@ -179,7 +179,12 @@ pub fn describe(message: &ServerMessage) -> Option<String> {
         ServerMessage::Moved(m) => {
             let mut text = match m.from {
                 Position::Base => format!("{} deploys plane {}", m.colour, label(m.plane)),
-                _ => format!("{} moves plane {} to {}", m.colour, label(m.plane), place(m.to)),
+                _ => format!(
+                    "{} moves plane {} to {}",
+                    m.colour,
+                    label(m.plane),
+                    place(m.to)
+                ),
             };
             for capture in &m.captures {
                 let _ = write!(
@@ -329,6 +334,22 @@ fn ring_cell(square: RingIndex) -> (usize, usize) {
     cell
 }
 
+/// A plane's number for people: 1 to 4 (the protocol counts 0 to 3).
+pub fn label(plane: Plane) -> u8 {
+    plane.number() + 1
+}
+
+/// Where a plane is after a move, for people: a square counted from its own start, a step of its
+/// home lane, or home.
+fn place(position: Position) -> String {
+    match position {
+        Position::Base => "its base".to_owned(),
+        Position::Finished => "home".to_owned(),
+        Position::Route(progress) if progress <= LAST_RING_PROGRESS => format!("square {progress}"),
+        Position::Route(progress) => format!("lane {}", progress - LAST_RING_PROGRESS),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -456,21 +477,5 @@ mod tests {
             .skip(col * 3)
             .take(3)
             .collect()
-    }
-}
-
-/// A plane's number for people: 1 to 4 (the protocol counts 0 to 3).
-pub fn label(plane: Plane) -> u8 {
-    plane.number() + 1
-}
-
-/// Where a plane is after a move, for people: a square counted from its own start, a step of its
-/// home lane, or home.
-fn place(position: Position) -> String {
-    match position {
-        Position::Base => "its base".to_owned(),
-        Position::Finished => "home".to_owned(),
-        Position::Route(progress) if progress <= LAST_RING_PROGRESS => format!("square {progress}"),
-        Position::Route(progress) => format!("lane {}", progress - LAST_RING_PROGRESS),
     }
 }
