@@ -1,28 +1,18 @@
 //! Helpers: tables from notation, die values and planes from numbers, and a check that a refused
 //! action leaves the table exactly as it was.
 
-use aeroplane_rules::{Die, Plane, PlaneSet, RuleError, Side, Table, TableEvent, TableEvents};
+use aeroplane_rules::{PlaneSet, RuleError, Side, Table, TableEvent, TableEvents};
+
+// Die values, planes and plane sets from plain numbers, as in the plyyard tests.
+#[path = "../common/mod.rs"]
+mod common;
+pub(crate) use common::{die, plane, planes};
 
 /// The table written in the editions' notation; panics with the parser's reason.
 pub(crate) fn table(notation: &str) -> Table {
     notation
         .parse()
         .unwrap_or_else(|error| panic!("`{notation}` does not parse: {error}"))
-}
-
-/// The die showing `value`.
-pub(crate) fn die(value: u8) -> Die {
-    Die::new(value).expect("a die value is 1..=6")
-}
-
-/// Plane number `number` (0-based, as in notation).
-pub(crate) fn plane(number: u8) -> Plane {
-    Plane::new(number).expect("a plane number is 0..=3")
-}
-
-/// The set of the planes with these numbers.
-pub(crate) fn planes(numbers: &[u8]) -> PlaneSet {
-    numbers.iter().map(|n| plane(*n)).collect()
 }
 
 /// The player to act rolls `value`; the roll must be accepted.
