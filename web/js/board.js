@@ -23,7 +23,8 @@ function el(name, attributes = {}, parent = null) {
   return node;
 }
 
-function starPoints(cx, cy, outer, inner) {
+/** The points of a five-pointed star centred at (cx, cy), for an SVG polygon. */
+export function starPoints(cx, cy, outer, inner) {
   const points = [];
   for (let i = 0; i < 10; i += 1) {
     const radius = i % 2 === 0 ? outer : inner;

@@ -1,6 +1,7 @@
 // "How to play": the rules this server enforces, in plain words, each with a small diagram of a
 // strip of squares (drawn in SVG with the board's own colours and plane shape).
 
+import { starPoints } from '../board.js';
 import { h } from '../dom.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -43,16 +44,6 @@ function strip(label, squares, marks, arrow = null) {
     drawing.append(svg('path', { d: `M${from},-0.05 Q${(from + to) / 2},-0.6 ${to},-0.05`, class: 'diagram-arrow' }));
   }
   return drawing;
-}
-
-function starPoints(cx, cy, outer, inner) {
-  const points = [];
-  for (let i = 0; i < 10; i += 1) {
-    const radius = i % 2 === 0 ? outer : inner;
-    const angle = -Math.PI / 2 + (i * Math.PI) / 5;
-    points.push(`${(cx + radius * Math.cos(angle)).toFixed(3)},${(cy + radius * Math.sin(angle)).toFixed(3)}`);
-  }
-  return points.join(' ');
 }
 
 const rule = (title, text, diagram) => h('section', { class: 'card rule' }, h('h2', {}, title), h('p', {}, text), diagram);
