@@ -186,15 +186,22 @@ impl Game {
         legal
     }
 
+    /// Whether `colour` may roll now: `Ok` exactly when [`Game::roll`] would accept a roll,
+    /// whatever the die shows. The server asks this before drawing a die value, so a refused
+    /// roll never consumes one.
+    pub fn check_roll(&self, colour: Colour) -> Result<(), RuleError> {
+        match self.phase {
+            Phase::Over(_) => Err(RuleError::GameOver),
+            _ if colour != self.to_act => Err(RuleError::NotYourTurn),
+            Phase::AwaitingMove { .. } => Err(RuleError::MoveFirst),
+            Phase::AwaitingRoll => Ok(()),
+        }
+    }
+
     /// Rolls `die` for `colour`, the player to act (`rules.md` §4 steps 1–5).
     #[inline]
     pub fn roll(&mut self, colour: Colour, die: Die) -> Result<Events, RuleError> {
-        match self.phase {
-            Phase::Over(_) => return Err(RuleError::GameOver),
-            _ if colour != self.to_act => return Err(RuleError::NotYourTurn),
-            Phase::AwaitingMove { .. } => return Err(RuleError::MoveFirst),
-            Phase::AwaitingRoll => {}
-        }
+        self.check_roll(colour)?;
         let mut events = Events::new();
         self.sixes = if die.is_six() { self.sixes + 1 } else { 0 };
         let void = die.is_six() && self.sixes == 3;

@@ -268,6 +268,14 @@ proptest! {
             if matches!(action, Action::Forfeit { .. }) && game.sixes() != 2 {
                 continue;
             }
+            // `check_roll` answers exactly as a roll of any value would, and changes nothing.
+            for colour in Colour::ALL {
+                let checked = game.check_roll(colour);
+                for value in 1..=6 {
+                    let mut probe = game;
+                    prop_assert_eq!(probe.roll(colour, die(value)).map(|_| ()), checked);
+                }
+            }
             let _ = apply_and_check(&mut game, action);
             if game.is_over() {
                 assert_refuses_play(&mut game);

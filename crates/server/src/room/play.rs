@@ -106,10 +106,8 @@ impl Room {
         let action = match *message {
             ClientMessage::Roll(_) => {
                 // Validate before drawing, so a refused roll never consumes a die value.
-                let mut probe = self.game;
-                let any_value = aeroplane_rules::Die::new(1).expect("1 is a die value");
-                probe
-                    .roll(colour, any_value)
+                self.game
+                    .check_roll(colour)
                     .map_err(|error| (error.into(), error.to_string()))?;
                 let dice = self.dice.as_mut().expect("a live game has a die");
                 Action::Roll {
