@@ -257,6 +257,7 @@ fn room_status() {}
     request_body(content = QuickMatchRequest, content_type = "application/json"),
     responses(
         (status = 200, description = "Matched: a seat taken for you.", body = QuickMatched),
+        (status = 409, description = "Nobody else asked in time (`no_match`); ask again.", body = ApiError),
     )
 )]
 #[allow(dead_code)]
