@@ -85,7 +85,8 @@ start_server() {
             --data-dir "$data" --log-level warn \
             --ws-rate-per-sec 1000000 --ws-burst 1000000 \
             --max-connections-per-address 1000000 --rooms-per-address-per-minute 1000000 \
-            --max-connections 1000000 >"$OUT/server-$port.log" 2>&1 &
+            --max-connections 1000000 --max-http-connections-per-address 1000000 \
+            --max-rooms 1000000 --max-waiting-rooms 1000000 >"$OUT/server-$port.log" 2>&1 &
         ;;
     echo | broadcast)
         taskset -c "$SERVER_CORE" "$BIN/bench-echo" --listen "127.0.0.1:$port" \
