@@ -23,7 +23,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 /// Start the server with its abuse limits lifted, or the run measures the rate limiter
 /// (refusals count as `rate_limited`): `aeroplane-server --ws-rate-per-sec 1000000
 /// --ws-burst 1000000 --max-connections-per-address 1000000
-/// --rooms-per-address-per-minute 1000000`.
+/// --rooms-per-address-per-minute 1000000 --max-http-connections-per-address 1000000
+/// --max-rooms 1000000 --max-waiting-rooms 1000000`.
 #[derive(Debug, clap::Parser)]
 #[command(name = "aeroplane-loadtest", version)]
 #[command(group(clap::ArgGroup::new("bound").required(true).args(["games", "duration", "idle"])))]
