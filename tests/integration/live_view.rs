@@ -25,24 +25,7 @@ async fn room_with_clock(app: &TestApp, clock_ms: u64) -> RoomCreated {
 }
 
 async fn quick_match(app: &TestApp) -> (QuickMatched, QuickMatched) {
-    let ask = |name: &'static str| {
-        let request = app
-            .http
-            .post(app.url("/api/quick-match"))
-            .json(&serde_json::json!({ "name": name }));
-        async move {
-            request
-                .send()
-                .await
-                .unwrap()
-                .json::<QuickMatched>()
-                .await
-                .unwrap()
-        }
-    };
-    let first = tokio::spawn(ask("Ann"));
-    let second = ask("Bob").await;
-    let first = first.await.unwrap();
+    let (first, second) = crate::quick_match::ann_and_bob_ask(app).await;
     if first.colour == Colour::Red {
         (first, second)
     } else {

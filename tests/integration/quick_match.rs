@@ -5,11 +5,10 @@ use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_rules::Colour;
 
-use crate::support::{spawn_app, spawn_app_with};
+use crate::support::{TestApp, spawn_app, spawn_app_with};
 
-#[tokio::test]
-async fn quick_match_pairs_two_clients_into_one_room_and_they_can_play() {
-    let app = spawn_app().await;
+/// Ann asks for a quick match, then Bob does; both answers, Ann's first.
+pub(crate) async fn ann_and_bob_ask(app: &TestApp) -> (QuickMatched, QuickMatched) {
     let ask = |name: &'static str| {
         let request = app
             .http
@@ -27,7 +26,13 @@ async fn quick_match_pairs_two_clients_into_one_room_and_they_can_play() {
     };
     let first = tokio::spawn(ask("Ann"));
     let second = ask("Bob").await;
-    let first = first.await.unwrap();
+    (first.await.unwrap(), second)
+}
+
+#[tokio::test]
+async fn quick_match_pairs_two_clients_into_one_room_and_they_can_play() {
+    let app = spawn_app().await;
+    let (first, second) = ann_and_bob_ask(&app).await;
     assert_eq!(first.room_id, second.room_id);
     let mut colours = [first.colour, second.colour];
     colours.sort();

@@ -5,6 +5,11 @@
 //! channel, and when the socket drops it reconnects and joins again (with the seat token, so the
 //! seat is reclaimed). The [`Client`] itself holds the room's state as the messages it has handed
 //! out describe it, so `seen` is always the last event the caller has seen, never a newer one.
+//!
+//! At about 670 lines this file is over the usual 500: the `Client` (the caller's side) and its
+//! connection task (the socket's side) are the two halves of one channel protocol, `Command` and
+//! `Incoming`, and read best together; the room's state itself already lives in
+//! `aeroplane_protocol::follow`. Splitting the connection task into its own module is the next cut.
 
 use std::net::IpAddr;
 use std::time::Duration;
