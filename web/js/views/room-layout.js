@@ -41,7 +41,7 @@ export function buildRoomLayout(view) {
     boardWrap: $('div', { class: 'board-wrap', hidden: true, 'data-testid': 'board' }),
   };
   el.resign = $('button', { class: 'danger', hidden: true, 'data-testid': 'resign', onclick: () => view.resign() }, 'Resign');
-  el.hint = $('button', { hidden: true, 'data-testid': 'hint', onclick: () => view.act({ type: 'hint' }, false) }, 'Hint');
+  el.hint = $('button', { hidden: true, 'data-testid': 'hint', onclick: () => view.send({ type: 'hint' }) }, 'Hint');
   el.undo = $('button', { hidden: true, 'data-testid': 'undo', onclick: () => view.act({ type: 'undo' }) }, 'Undo');
   el.actions.append(el.resign, el.hint, el.undo);
   el.diceRow = $('div', { class: 'dice-row' }, $('div', { class: 'die-box' }, el.die, el.dieOwner), el.roll);
@@ -91,19 +91,19 @@ export function renderControls(view, allowed) {
   // Spectators and finished games have no die to roll and no keys to press.
   el.roll.hidden = !seated || !live;
   el.keys.hidden = !seated || !live;
-  el.roll.disabled = !allowed.roll || view.busy;
+  el.roll.disabled = !allowed.roll || view.session.busy;
   el.moves.replaceChildren(...(allowed.move ? game.phase.legal.map((plane) => h('button', {
-    'data-testid': `move-${plane}`, disabled: view.busy, 'aria-keyshortcuts': String(plane + 1),
+    'data-testid': `move-${plane}`, disabled: view.session.busy, 'aria-keyshortcuts': String(plane + 1),
     onclick: () => view.move(plane),
   }, moveText(game, plane))) : []));
   el.moves.hidden = !allowed.move;
   el.resign.hidden = !seated || !live;
   el.resign.disabled = !allowed.resign;
   // Hints in computer rooms, undo in computer and local rooms (docs/protocol.md).
-  el.hint.hidden = state.mode !== 'computer' || !seated || !live || view.unsupported.has('hint');
-  el.undo.hidden = !['computer', 'local'].includes(state.mode) || !seated || !live || view.unsupported.has('undo');
+  el.hint.hidden = state.mode !== 'computer' || !seated || !live || view.session.unsupported.has('hint');
+  el.undo.hidden = !['computer', 'local'].includes(state.mode) || !seated || !live || view.session.unsupported.has('undo');
   el.hint.disabled = !allowed.move;
-  el.undo.disabled = !live || view.busy;
+  el.undo.disabled = !live || view.session.busy;
   el.actionsSection.hidden = [el.resign, el.hint, el.undo].every((button) => button.hidden);
 }
 
@@ -128,7 +128,7 @@ function renderTurn(view, allowed) {
   el.turn.hidden = !text;
   el.turn.dataset.toAct = state.phase === 'playing' ? game.to_act : '';
   // The die belongs to whoever rolled it; it is cleared when the turn passes.
-  const owner = state.phase === 'playing' ? view.dieOwner : null;
+  const owner = state.phase === 'playing' ? view.session.dieOwner : null;
   if (game.phase.kind === 'awaiting_move') el.die.textContent = String(game.phase.roll);
   else if (!owner) el.die.textContent = '–';
   const rolling = el.die.classList.contains('rolling') ? ' rolling' : '';
@@ -174,10 +174,10 @@ export function roomKeyboard(view, event) {
   if (!view.state || event.target.closest?.('input, textarea, select, dialog')) return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const allowed = permissions(view.state, view.seat);
-  if ((event.key === 'r' || event.key === 'R') && allowed.roll && !view.busy) {
+  if ((event.key === 'r' || event.key === 'R') && allowed.roll && !view.session.busy) {
     event.preventDefault();
     view.roll();
-  } else if (/^[1-4]$/.test(event.key) && allowed.move && !view.busy) {
+  } else if (/^[1-4]$/.test(event.key) && allowed.move && !view.session.busy) {
     const plane = Number(event.key) - 1;
     if (view.state.game.phase.legal.includes(plane)) {
       event.preventDefault();

@@ -18,7 +18,7 @@ export function showRoomOver(view) {
   const next = nextGameButtons(view);
   showGameOver(view.el.over, {
     roomId: view.roomId, state, seat: view.seat, names, next,
-    announced: view.announced, observedRolls: view.observedRolls,
+    announced: view.session.announced, observedRolls: view.session.observedRolls,
   });
   view.el.next = view.el.over.querySelector('[data-testid=next]');
   view.el.over.querySelector('h2')?.focus?.();
@@ -41,19 +41,19 @@ export function nextGameButtons(view) {
   }
   if (state.mode !== 'online') return [];
   if (!view.seat) {
-    return view.rematchRoom
-      ? [h('a', { href: `#/room/${view.rematchRoom}?watch`, 'data-testid': 'watch-rematch' }, 'Watch the rematch')]
+    return view.session.rematchRoom
+      ? [h('a', { href: `#/room/${view.session.rematchRoom}?watch`, 'data-testid': 'watch-rematch' }, 'Watch the rematch')]
       : [];
   }
   const opponent = view.seat === 'red' ? 'yellow' : 'red';
-  const theyAsked = view.rematchBy.has(opponent);
-  const iAsked = view.rematchBy.has(view.seat);
+  const theyAsked = view.session.rematchBy.has(opponent);
+  const iAsked = view.session.rematchBy.has(view.seat);
   if (iAsked) {
     return [h('p', { role: 'status', 'data-testid': 'rematch-status' },
-      `Rematch asked: waiting for ${view.nameOf(opponent)} (${colourName(opponent)}) to accept.`)];
+      `Rematch asked: waiting for ${view.session.nameOf(opponent)} (${colourName(opponent)}) to accept.`)];
   }
   return [
-    theyAsked ? h('p', { role: 'status', 'data-testid': 'rematch-status' }, `${view.nameOf(opponent)} wants a rematch.`) : null,
+    theyAsked ? h('p', { role: 'status', 'data-testid': 'rematch-status' }, `${view.session.nameOf(opponent)} wants a rematch.`) : null,
     h('button', { class: 'primary', 'data-testid': 'rematch', onclick: () => view.rematch() },
       theyAsked ? 'Accept the rematch' : 'Rematch (colours swapped)'),
   ];

@@ -1,18 +1,18 @@
 // The room view: a seated player's game, a same-device game, or a spectator's view.
 //
-// Server messages go through one queue processed in order, so a move's animation (and a captured
-// plane's flight home) finishes before the next event is drawn. The client keeps the room's
-// snapshot up to date with `applyEvent`; when an event number is skipped it asks for a fresh
-// snapshot (`sync`). The layout, the clocks and the game-over panel live in sibling modules.
-// (About 510 lines, a little over the usual 500: what is left is the message queue and the
-// rendering it drives; the next cut is the pure room session of issue 14, beside gamestate.js.)
+// What to make of the server's messages is decided by the room session (`session.js`: event
+// order, resync, the action awaiting its answer, the stale retry, the fairness bookkeeping); this
+// view carries out the effects it returns, draws the room and wires the page's buttons and keys
+// to the connection. Server messages go through one queue processed in order, so a move's
+// animation (and a captured plane's flight home) finishes before the next message is looked at.
+// The layout, the clocks and the game-over panel live in sibling modules.
 
 import { ApiError, clientSeed, forgetSeat, loadSeat, roomStatus, saveSeat, savedName, wsUrl } from '../api.js';
-import { BoardView, COLOUR_NAMES } from '../board.js';
+import { BoardView } from '../board.js';
 import { RoomConnection } from '../connection.js';
 import { confirmDialog, h } from '../dom.js';
-import { applyEvent, permissions } from '../gamestate.js';
-import { PHRASES, colourName, describeEvent } from '../messages.js';
+import { describeEvent } from '../messages.js';
+import { RoomSession } from '../session.js';
 import { ClockTracker } from './room-clock.js';
 import { buildRoomLayout, renderControls, roomKeyboard, showJoinForm } from './room-layout.js';
 import { drawControls, inviteSection, playerRows, quickMessageBar } from './room-panels.js';
@@ -42,27 +42,30 @@ class RoomView {
     this.roomId = roomId;
     this.intent = intent;
     this.go = go ?? ((route) => { location.hash = route; });
-    this.state = null;
-    this.seat = null; // 'red' | 'yellow' | 'both' | null (spectator)
-    this.role = null;
+    this.role = null; // how to join: 'player' or 'spectator'
     this.connection = null;
     this.queue = [];
     this.processing = false;
-    this.awaitingSync = false;
-    this.busy = false; // an action was sent and its answer has not come yet
-    this.announced = null; // the commitment seen before the first roll
-    this.observedRolls = null; // every roll seen live, when this client saw the game start
     this.overShown = false;
-    this.rematchBy = new Set();
-    this.unsupported = new Set();
     this.left = false;
     this.localNames = loadSeat(roomId)?.names ?? intent.join?.names ?? null;
+    this.session = new RoomSession({ localNames: this.localNames });
     this.clocks = new ClockTracker(() => this.renderPlayers());
     this.cue = new YourTurnCue();
     this.el = buildRoomLayout(this);
     this.board = new BoardView(this.el.boardWrap, { onSelect: (colour, plane) => this.move(plane) });
     this.onKey = (event) => this.keyboard(event);
     document.addEventListener('keydown', this.onKey);
+  }
+
+  /** The room's snapshot, as far as it has been shown. */
+  get state() {
+    return this.session.state;
+  }
+
+  /** 'red', 'yellow', 'both' (same device) or null (spectator). */
+  get seat() {
+    return this.session.seat;
   }
 
   async start() {
@@ -142,10 +145,7 @@ class RoomView {
     if (!this.state || this.state.phase === 'over' || document.hidden) return;
     try {
       const status = await roomStatus(this.roomId);
-      if (this.state && status.spectators !== this.state.spectators) {
-        this.state.spectators = status.spectators;
-        this.renderPlayers();
-      }
+      if (this.session.countSpectators(status.spectators)) this.renderPlayers();
     } catch {
       // the next poll tries again
     }
@@ -170,48 +170,65 @@ class RoomView {
   }
 
   async handle(message) {
-    switch (message.type) {
+    for (const effect of this.session.receive(message)) await this.perform(effect);
+  }
+
+  /** Carries out one effect of the room session (the list is at the top of `session.js`). */
+  async perform(effect) {
+    switch (effect.type) {
       case 'welcome':
-        this.welcome(message);
-        return;
+        this.welcome(effect);
+        break;
       case 'snapshot':
-        this.awaitingSync = false;
-        this.setSnapshot(message.snapshot);
-        this.retryAfterSync();
-        return;
-      case 'error':
-        this.error(message);
-        return;
-      case 'hint':
-        this.hint(message);
-        return;
-      case 'said':
-        this.log(`${this.nameOf(message.colour)}: “${PHRASES[message.phrase] ?? message.phrase}”`, false, 'said');
-        return;
-      case 'rematch_offered':
-        this.rematchBy.add(message.by);
-        if (message.by !== this.seat) this.log(`${this.nameOf(message.by)} wants a rematch.`, true);
+        this.clocks.fromSnapshot(this.state);
+        this.render();
+        break;
+      case 'event':
+        await this.showEvent(effect.message);
+        break;
+      case 'send':
+        this.send(effect.message);
+        break;
+      case 'log':
+        this.log(effect.text, effect.big, effect.kind);
+        break;
+      case 'render':
+        this.render();
+        break;
+      case 'render_next':
         this.renderNext();
-        return;
-      case 'rematch_ready':
-        this.rematchReady(message);
-        return;
+        break;
+      case 'hint':
+        this.hint(effect.message);
+        break;
+      case 'seat_lost':
+        forgetSeat(this.roomId);
+        this.role = 'spectator';
+        this.connection.socket?.close();
+        break;
+      case 'watch_instead':
+        this.role = 'spectator';
+        this.intent = {};
+        this.send(this.joinMessage());
+        break;
+      case 'rematch_seat': {
+        const name = loadSeat(this.roomId)?.name ?? savedName();
+        saveSeat(effect.room_id, { colour: effect.colour, token: effect.token, name });
+        this.go(`/room/${effect.room_id}`, { wsPath: effect.ws_path });
+        break;
+      }
       default:
         break;
     }
-    if (typeof message.event !== 'number' || !this.state) return;
-    this.observe(message);
-    if (this.awaitingSync || message.event <= this.state.event) return;
-    if (message.event !== this.state.event + 1) {
-      this.awaitingSync = true;
-      this.connection.send({ type: 'sync' });
-      return;
-    }
-    await this.event(message);
   }
 
-  nameOf(colour) {
-    return this.localNames?.[colour] ?? this.state?.seats?.[colour]?.name ?? colourName(colour);
+  welcome({ role, colour, token }) {
+    this.role = role;
+    if (role === 'player') {
+      const previous = loadSeat(this.roomId);
+      const name = previous?.name ?? this.intent.join?.name ?? savedName();
+      saveSeat(this.roomId, { colour, token: token ?? previous?.token, name, names: this.localNames ?? undefined });
+    }
   }
 
   hint(message) {
@@ -222,110 +239,16 @@ class RoomView {
     if (game) this.board.flash(game.to_act, message.plane);
   }
 
-  /**
-   * Keeps every roll value this connection received, in event order, as long as it received
-   * every event since before the first roll; a missing event number makes the list unknown.
-   */
-  observe(message) {
-    if (this.observedRolls === null || message.event <= this.lastReceived) return;
-    if (message.event !== this.lastReceived + 1) {
-      this.observedRolls = null;
-      return;
-    }
-    this.lastReceived = message.event;
-    if (message.type === 'rolled') this.observedRolls.push(message.value);
-  }
-
-  welcome(message) {
-    this.role = message.role;
-    if (message.role === 'player') {
-      const previous = loadSeat(this.roomId);
-      const name = previous?.name ?? this.intent.join?.name ?? savedName();
-      saveSeat(this.roomId, { colour: message.colour, token: message.token ?? previous?.token, name, names: this.localNames ?? undefined });
-    }
-    this.seat = message.role !== 'player' ? null : message.snapshot.mode === 'local' ? 'both' : message.colour;
-    this.awaitingSync = false;
-    const first = message.snapshot.event;
-    if (this.observedRolls === null && message.snapshot.phase === 'waiting') {
-      this.observedRolls = [];
-      this.lastReceived = first;
-    } else if (this.observedRolls !== null && first > this.lastReceived) {
-      this.observedRolls = null; // events went by while this client was away
-    }
-    if (this.announced === null && message.snapshot.phase === 'waiting') {
-      this.announced = message.snapshot.fairness.commitment;
-    }
-    const role = this.seat === 'both' ? 'both colours on this device'
-      : this.seat ? `${COLOUR_NAMES[this.seat]}` : 'a spectator';
-    this.log(`You are ${role}.`);
-    const fresh = message.snapshot.phase === 'playing' && !message.snapshot.game.planes.red.concat(message.snapshot.game.planes.yellow).some((p) => p !== 'base');
-    if (fresh && !this.startAnnounced && message.snapshot.game.phase.kind === 'awaiting_roll' && message.snapshot.game.to_act === 'red') {
-      // A quick match or rematch starts before anyone connects: say so to whoever arrives.
-      this.startAnnounced = true;
-      this.log('The game has started. Red rolls first.', true);
-    }
-    this.setSnapshot(message.snapshot);
-  }
-
-  setSnapshot(snapshot) {
-    this.state = snapshot;
-    this.busy = false;
-    this.clocks.fromSnapshot(snapshot);
-    this.dieOwner = snapshot.game.phase.kind === 'awaiting_move' ? snapshot.game.to_act : null;
-    this.render();
-  }
-
-  error(message) {
-    this.busy = false;
-    const refused = this.pending?.id === message.id ? this.pending.message : null;
-    this.pending = null;
-    switch (message.code) {
-      case 'stale':
-        this.retry = refused;
-        this.awaitingSync = true;
-        this.connection.send({ type: 'sync' });
-        break;
-      case 'bad_token':
-        forgetSeat(this.roomId);
-        this.log('Your seat could not be reclaimed; you are watching instead.', true);
-        this.role = 'spectator';
-        this.connection.socket?.close();
-        break;
-      case 'room_full':
-      case 'seat_taken':
-        this.log('The seats are taken; you are watching.', true);
-        this.role = 'spectator';
-        this.intent = {};
-        this.connection.send(this.joinMessage());
-        break;
-      case 'unknown_type':
-        this.unsupported.add('hint').add('undo');
-        this.log('This server does not offer that yet.');
-        break;
-      case 'nothing_to_undo':
-        this.log('There is no move of yours to take back.');
-        break;
-      case 'rate_limited':
-        this.log('One quick message every two seconds, please.');
-        break;
-      default:
-        this.log(message.message || message.code, true);
-    }
-    if (this.state) this.render();
-  }
-
-  async event(message) {
-    this.busy = false;
+  /** Shows one event (the die, the move's animation, the log lines), then applies it. */
+  async showEvent(message) {
     const before = this.state;
     if (message.type === 'rolled') {
-      this.dieOwner = message.colour;
       this.el.die.textContent = String(message.value);
       this.el.die.classList.remove('rolling');
       void this.el.die.offsetWidth; // restart the wobble
       this.el.die.classList.add('rolling');
     }
     if (message.type === 'turn_passed') {
-      this.dieOwner = null;
       this.el.announce.textContent = ''; // the last turn's news is old now
     }
     if (message.type === 'moved') await this.animateMove(message, before);
@@ -333,8 +256,7 @@ class RoomView {
     for (const line of lines) this.log(line.text, false);
     const big = lines.filter((line) => line.big).map((line) => line.text);
     if (big.length > 0) this.announce(big.join(' '), message.captures?.length > 0 || message.finished);
-    this.state = applyEvent(before, message);
-    this.clocks.onEvent(message, this.state);
+    this.clocks.onEvent(message, this.session.apply(message));
     this.render();
     if (message.type === 'moved' && (message.captures.length > 0 || message.finished)) {
       // Let the capture or the finish be seen before the next event replaces it.
@@ -357,46 +279,29 @@ class RoomView {
     if (message.finished) this.board.celebrate(message.colour, message.plane);
   }
 
-  act(message, needsSeen = true) {
-    if (!this.connection || !this.state) return;
-    const full = needsSeen ? { ...message, seen: this.state.event } : message;
-    const id = this.connection.send(full);
-    if (id !== null && needsSeen) {
-      this.pending = { id, message };
-      this.busy = true;
-      this.render();
-    }
+  /** Sends the game action `message` with the `seen` of the position on the screen. */
+  act(message) {
+    this.send(this.session.action(message));
+  }
+
+  /** Sends `message` and tells the session; a game action greys the controls until answered. */
+  send(message) {
+    if (!message || !this.connection) return;
+    const id = this.connection.send(message);
+    if (this.session.sent(message, id)) this.render();
   }
 
   /** Rolls, after asking when rolling would decline the opponent's standing draw offer. */
   async roll() {
-    if (permissions(this.state, this.seat).answerDraw) {
+    if (this.session.allowed().answerDraw) {
       const yes = await confirmDialog('Rolling declines the draw offer. Roll anyway?', 'Roll', 'Not yet');
-      if (!yes || !permissions(this.state, this.seat).roll) return;
+      if (!yes || !this.session.allowed().roll) return;
     }
     this.act({ type: 'roll' });
   }
 
-  /**
-   * After a `stale` refusal and the snapshot that follows, sends again an action that does not
-   * depend on the board (resign and the draw actions) if it is still allowed; a roll or a move is
-   * left to the player, who now sees the new position.
-   */
-  retryAfterSync() {
-    const retry = this.retry;
-    this.retry = null;
-    if (!retry) return;
-    const allowed = permissions(this.state, this.seat);
-    const still = {
-      resign: allowed.resign, offer_draw: allowed.offerDraw, accept_draw: allowed.answerDraw,
-      decline_draw: allowed.answerDraw, withdraw_draw: allowed.withdrawDraw,
-    }[retry.type];
-    if (still) this.act(retry);
-  }
-
   move(plane) {
-    if (!permissions(this.state, this.seat).move || this.busy) return;
-    this.act({ type: 'move', plane });
+    this.send(this.session.move(plane));
   }
 
   async resign() {
@@ -405,24 +310,12 @@ class RoomView {
   }
 
   say(phrase) {
-    this.connection?.send({ type: 'say', phrase });
+    this.send({ type: 'say', phrase });
   }
 
   rematch() {
-    this.rematchBy.add(this.seat);
-    this.connection?.send({ type: 'rematch', client_seed: clientSeed('') });
+    this.send(this.session.rematch(clientSeed('')));
     this.renderNext();
-  }
-
-  rematchReady(message) {
-    if (message.token) {
-      const name = loadSeat(this.roomId)?.name ?? savedName();
-      saveSeat(message.room_id, { colour: message.colour, token: message.token, name });
-      this.go(`/room/${message.room_id}`, { wsPath: message.ws_path });
-    } else {
-      this.rematchRoom = message.room_id;
-      this.renderNext();
-    }
   }
 
   keyboard(event) {
@@ -446,7 +339,7 @@ class RoomView {
   render() {
     const state = this.state;
     const game = state.game;
-    const allowed = permissions(state, this.seat);
+    const allowed = this.session.allowed();
     const live = state.phase === 'playing';
     const awaitingMove = game.phase.kind === 'awaiting_move';
     this.el.boardWrap.hidden = false;
@@ -455,7 +348,7 @@ class RoomView {
       toAct: live ? game.to_act : null,
       roll: awaitingMove ? game.phase.roll : null,
       legal: awaitingMove ? game.phase.legal : [],
-      selectable: allowed.move && !this.busy,
+      selectable: allowed.move && !this.session.busy,
     });
     this.renderInvite();
     this.renderPlayers();
