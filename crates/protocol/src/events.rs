@@ -175,6 +175,17 @@ pub fn wire_events(
     out
 }
 
+/// How many numbered wire events the events of one action become, without building them.
+pub fn wire_event_count(events: &[Event]) -> u64 {
+    let unrevealed = || Reveal {
+        server_seed: String::new(),
+        commitment: String::new(),
+        red_seed: String::new(),
+        yellow_seed: String::new(),
+    };
+    wire_events(events, 0, unrevealed).len() as u64
+}
+
 #[cfg(test)]
 mod tests {
     use aeroplane_rules::{Colour, Die, Game, PassReason, Plane};

@@ -9,7 +9,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use aeroplane_store::{GameStore, Outbox, OutboxHandle, OutboxOptions};
+use aeroplane_store::{GameStore, Outbox, OutboxOptions};
 use anyhow::Context;
 use axum::Router;
 use axum::extract::{Request, State};
@@ -22,47 +22,12 @@ use tokio::time::Instant;
 
 use crate::config::Config;
 use crate::error::HttpError;
-use crate::http::quick_match::Matchmaker;
 use crate::lifecycle::Lifecycle;
+use crate::matchmaking::Matchmaker;
 use crate::metrics::MeteredStore;
-use crate::registry::Registry;
-use crate::room::RoomContext;
-use crate::room::journal::{self, Journals};
-
-/// What every handler shares.
-#[derive(Clone)]
-pub struct AppState {
-    /// The settings.
-    pub config: Arc<Config>,
-    /// The open rooms.
-    pub registry: Arc<Registry>,
-    /// Where finished games are read from (writes go through the outbox).
-    pub store: Arc<dyn GameStore>,
-    /// The quick-match queue.
-    pub matchmaker: Arc<Matchmaker>,
-    /// Where finished games wait for the store.
-    pub outbox: OutboxHandle,
-    /// The journals of live games.
-    pub journals: Arc<Journals>,
-    /// Draining and stopping.
-    pub lifecycle: Arc<Lifecycle>,
-    /// Connection counts and rate limits shared by every request.
-    pub limits: Arc<crate::limits::Limits>,
-}
-
-impl AppState {
-    /// What a new room needs from the server.
-    pub fn room_context(&self) -> RoomContext {
-        RoomContext {
-            config: self.config.clone(),
-            store: self.store.clone(),
-            registry: self.registry.clone(),
-            outbox: self.outbox.clone(),
-            journals: self.journals.clone(),
-            lifecycle: self.lifecycle.clone(),
-        }
-    }
-}
+use crate::room::Registry;
+use crate::room::journal::{self, FileJournals};
+use crate::state::AppState;
 
 /// Every route of the server (`/metrics` too, unless `--metrics-listen` serves it apart).
 ///
@@ -156,8 +121,8 @@ impl RunningServer {
         let lifecycle = self.state.lifecycle.clone();
         tracing::info!(rooms = self.state.registry.len(), "draining");
         lifecycle.drain();
-        wait_until(deadline, || self.state.registry.is_empty()).await;
-        wait_until(deadline, || lifecycle.submits_in_flight() == 0).await;
+        let _ = tokio::time::timeout_at(deadline, self.state.registry.closed()).await;
+        let _ = tokio::time::timeout_at(deadline, lifecycle.submitted()).await;
         self.state.journals.sync(true).await;
         match self.state.outbox.flush(deadline).await {
             Ok(()) => tracing::info!("outbox flushed"),
@@ -188,12 +153,6 @@ impl RunningServer {
     }
 }
 
-async fn wait_until(deadline: Instant, done: impl Fn() -> bool) {
-    while !done() && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-}
-
 /// Opens the outbox and the journals under `config.data_dir`, restores the live games found
 /// there, binds `config.listen` and starts serving.
 pub async fn serve(config: Config, store: Arc<dyn GameStore>) -> anyhow::Result<RunningServer> {
@@ -208,7 +167,7 @@ pub async fn serve(config: Config, store: Arc<dyn GameStore>) -> anyhow::Result<
     )
     .await
     .with_context(|| format!("failed to open the outbox in {}", data_dir.display()))?;
-    let journals = Journals::open(data_dir.join("rooms"))
+    let journals = FileJournals::open(data_dir.join("rooms"))
         .with_context(|| format!("failed to open the journals in {}", data_dir.display()))?;
     journals.sync_periodically(config.journal_sync());
     let listener = tokio::net::TcpListener::bind(config.listen)

@@ -161,6 +161,14 @@ pub fn error_response(status: StatusCode, code: ErrorCode, message: String) -> R
 }
 
 impl HttpError {
+    /// Parses a room id from a path (the UUID, hyphenated or in its short form); 400 `bad_field`
+    /// when it is not one.
+    pub fn parse_room_id(text: &str) -> Result<uuid::Uuid, HttpError> {
+        uuid::Uuid::parse_str(text).map_err(|_| {
+            HttpError::bad_request(ErrorCode::BadField, format!("`{text}` is not a room id"))
+        })
+    }
+
     /// A 404 for a room id that is not open.
     pub fn room_not_found(id: uuid::Uuid) -> HttpError {
         HttpError::NotFound {

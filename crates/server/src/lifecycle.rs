@@ -3,8 +3,11 @@
 //! Draining starts with SIGTERM (or Ctrl-C): `GET /readyz` answers 503, new rooms and new
 //! WebSockets are refused with 503, and every room is told to stop. A stopping room closes its
 //! connections with 1001 `shutting_down` and leaves its game in its journal for the next start.
+//! The shutdown waits, by channel and never by polling, for the rooms to close and for the
+//! finished games' records on their way into the outbox.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use tokio::sync::watch;
 
@@ -13,7 +16,8 @@ use tokio::sync::watch;
 pub struct Lifecycle {
     draining: AtomicBool,
     stop: watch::Sender<bool>,
-    submits: AtomicUsize,
+    /// How many finished games' records are on their way into the outbox.
+    submits: watch::Sender<usize>,
 }
 
 impl Default for Lifecycle {
@@ -21,7 +25,7 @@ impl Default for Lifecycle {
         Lifecycle {
             draining: AtomicBool::new(false),
             stop: watch::Sender::new(false),
-            submits: AtomicUsize::new(0),
+            submits: watch::Sender::new(0),
         }
     }
 }
@@ -44,23 +48,25 @@ impl Lifecycle {
     }
 
     /// Counts a finished game's record on its way into the outbox, until the guard drops.
-    pub fn submitting(&self) -> SubmitGuard<'_> {
-        self.submits.fetch_add(1, Ordering::SeqCst);
-        SubmitGuard(self)
+    pub fn submitting(self: &Arc<Lifecycle>) -> SubmitGuard {
+        self.submits.send_modify(|count| *count += 1);
+        SubmitGuard(self.clone())
     }
 
-    /// Records still on their way into the outbox.
-    pub fn submits_in_flight(&self) -> usize {
-        self.submits.load(Ordering::SeqCst)
+    /// Waits until no record is on its way into the outbox.
+    pub async fn submitted(&self) {
+        let mut submits = self.submits.subscribe();
+        // The sender lives as long as `self`, so this cannot fail.
+        let _ = submits.wait_for(|count| *count == 0).await;
     }
 }
 
 /// See [`Lifecycle::submitting`].
 #[derive(Debug)]
-pub struct SubmitGuard<'a>(&'a Lifecycle);
+pub struct SubmitGuard(Arc<Lifecycle>);
 
-impl Drop for SubmitGuard<'_> {
+impl Drop for SubmitGuard {
     fn drop(&mut self) {
-        self.0.submits.fetch_sub(1, Ordering::SeqCst);
+        self.0.submits.send_modify(|count| *count -= 1);
     }
 }

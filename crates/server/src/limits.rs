@@ -19,7 +19,7 @@ use axum::http::request::Parts;
 use tokio::time::Instant;
 
 use crate::config::Config;
-use crate::registry::Registry;
+use crate::room::Registry;
 
 /// The client's address, when the server knows it (every request [`crate::serve`] serves).
 ///

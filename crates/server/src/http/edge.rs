@@ -22,9 +22,9 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 
-use crate::app::AppState;
 use crate::config::Config;
 use crate::error::HttpError;
+use crate::state::AppState;
 
 /// The most header fields a request may have.
 pub const MAX_HEADERS: usize = 100;

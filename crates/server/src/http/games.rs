@@ -22,8 +22,8 @@ use axum::routing::get;
 use axum::{Json, Router};
 use uuid::Uuid;
 
-use crate::app::AppState;
 use crate::error::HttpError;
+use crate::state::AppState;
 
 /// The page size when none is given.
 const DEFAULT_LIMIT: u32 = 20;

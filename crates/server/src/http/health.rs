@@ -15,7 +15,7 @@ use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::get;
 
-use crate::app::AppState;
+use crate::state::AppState;
 
 /// How long readiness waits for the store: half the probe's default timeout.
 pub const STORE_PING_TIMEOUT: Duration = Duration::from_millis(1_000);

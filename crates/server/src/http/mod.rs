@@ -13,7 +13,7 @@ use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 
-use crate::app::AppState;
+use crate::state::AppState;
 
 /// Every HTTP API route.
 pub fn router() -> Router<AppState> {

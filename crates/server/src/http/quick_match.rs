@@ -6,9 +6,6 @@
 //! it. The matchmaker takes both seats on the players' behalf, so each answer carries
 //! a seat token; the players then join the room's WebSocket with it. The first waiter plays Red.
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use aeroplane_dice::{ClientSeed, ServerSeed};
 use aeroplane_protocol::api::{QuickMatchRequest, QuickMatched};
 use aeroplane_protocol::error::ErrorCode;
@@ -22,63 +19,16 @@ use axum::{Json, Router};
 use tokio::sync::oneshot;
 use uuid::Uuid;
 
-use crate::app::AppState;
 use crate::error::HttpError;
 use crate::limits::ClientAddr;
+use crate::matchmaking::Waiter;
 use crate::room::{self, SeatSetup};
+use crate::state::AppState;
 use crate::token::SeatToken;
 
 /// The quick-match routes.
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/quick-match", post(quick_match))
-}
-
-/// The one player waiting for an opponent, if any.
-#[derive(Debug, Default)]
-pub struct Matchmaker {
-    waiting: Mutex<Option<Waiter>>,
-    next_ticket: AtomicU64,
-}
-
-#[derive(Debug)]
-struct Waiter {
-    ticket: u64,
-    name: PlayerName,
-    client_seed: ClientSeed,
-    reply: oneshot::Sender<QuickMatched>,
-}
-
-impl Matchmaker {
-    /// A matchmaker with nobody waiting.
-    pub fn new() -> Matchmaker {
-        Matchmaker::default()
-    }
-
-    /// Takes the live waiter, or queues this request as the waiter.
-    fn pair_or_wait(&self, waiter: Waiter) -> Option<(Waiter, Waiter)> {
-        let mut waiting = self.waiting.lock().expect("matchmaker lock poisoned");
-        match waiting.take() {
-            Some(first) if !first.reply.is_closed() => Some((first, waiter)),
-            _ => {
-                *waiting = Some(waiter);
-                None
-            }
-        }
-    }
-
-    /// Gives up waiting; false when the ticket was paired meanwhile.
-    fn cancel(&self, ticket: u64) -> bool {
-        let mut waiting = self.waiting.lock().expect("matchmaker lock poisoned");
-        if waiting
-            .as_ref()
-            .is_some_and(|waiter| waiter.ticket == ticket)
-        {
-            *waiting = None;
-            true
-        } else {
-            false
-        }
-    }
 }
 
 /// Every request counts as a room opened by its address (`--rooms-per-address-per-minute`),
@@ -100,7 +50,7 @@ async fn quick_match(
         return Err(refused.into());
     }
     let matchmaker = &state.matchmaker;
-    let ticket = matchmaker.next_ticket.fetch_add(1, Ordering::Relaxed);
+    let ticket = matchmaker.ticket();
     let (reply, mut answer) = oneshot::channel();
     let me = Waiter {
         ticket,
@@ -177,6 +127,7 @@ fn open_room(
         server_seed,
         seats,
         turn_clock: state.config.quick_match_turn_clock(),
+        computer: None,
     };
     room::open(setup, state.room_context());
     tracing::info!(room_id = %id, "quick match paired two players");

@@ -17,10 +17,10 @@ use axum::{Json, Router};
 use tokio::sync::oneshot;
 use uuid::Uuid;
 
-use crate::app::AppState;
 use crate::error::HttpError;
 use crate::limits::ClientAddr;
 use crate::room::{self, ComputerSeat, RoomCommand, RoomSetup};
+use crate::state::AppState;
 
 /// How long the API waits for a room to answer a status request.
 const STATUS_TIMEOUT: Duration = Duration::from_secs(5);
@@ -30,13 +30,6 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/rooms", post(create))
         .route("/api/rooms/{id}", get(status))
-}
-
-/// Parses a room id (the UUID, hyphenated or in its short form).
-pub fn parse_room_id(text: &str) -> Result<Uuid, HttpError> {
-    Uuid::parse_str(text).map_err(|_| {
-        HttpError::bad_request(ErrorCode::BadField, format!("`{text}` is not a room id"))
-    })
 }
 
 async fn create(
@@ -59,23 +52,24 @@ async fn create(
     };
     let commitment = server_seed.commitment().to_string();
     let id = Uuid::new_v4();
+    let seats = match computer {
+        Some(computer) => vec![
+            computer
+                .seat()
+                .context("failed to draw the computer's seat token and seed")
+                .map_err(HttpError::Internal)?,
+        ],
+        None => Vec::new(),
+    };
     let setup = RoomSetup {
         id,
         mode: request.mode,
         server_seed,
-        seats: Vec::new(),
+        seats,
         turn_clock,
+        computer,
     };
-    match computer {
-        Some(computer) => {
-            room::open_computer(setup, computer, state.room_context())
-                .context("failed to draw the computer's seat token and seed")
-                .map_err(HttpError::Internal)?;
-        }
-        None => {
-            room::open(setup, state.room_context());
-        }
-    }
+    room::open(setup, state.room_context());
     let created = RoomCreated {
         id,
         mode: request.mode,
@@ -145,7 +139,7 @@ async fn status(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<RoomStatus>, HttpError> {
-    let id = parse_room_id(&id)?;
+    let id = HttpError::parse_room_id(&id)?;
     let room = state
         .registry
         .get(id)

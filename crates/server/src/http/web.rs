@@ -12,8 +12,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use rust_embed::RustEmbed;
 
-use crate::app::AppState;
 use crate::error::HttpError;
+use crate::state::AppState;
 
 /// The client's files.
 #[derive(RustEmbed)]

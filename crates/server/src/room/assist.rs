@@ -21,18 +21,16 @@ use aeroplane_protocol::record::Mode;
 use aeroplane_protocol::server::{Hint, ServerMessage, Undone};
 use aeroplane_rules::{Action, Colour, Game, Phase, RuleError};
 
-use super::ConnId;
 use super::bot::ComputerSeat;
-use super::state::Room;
-
-/// A refusal: the stable code and a message for people.
-pub(super) type Refusal = (ErrorCode, String);
+use super::core::Room;
+use super::handle::ConnId;
+use super::timeline::{Refusal, rule};
 
 /// What a room keeps for hints and undo.
 #[derive(Debug, Default)]
 pub(super) struct Assist {
     /// The computer's seat, in a computer room.
-    pub(super) computer: Option<ComputerSeat>,
+    computer: Option<ComputerSeat>,
     /// The positions undo can go back to, oldest first.
     undo: Vec<UndoPoint>,
 }
@@ -46,33 +44,47 @@ struct UndoPoint {
     action: usize,
 }
 
-impl Room {
+impl Assist {
+    /// The assistant of a room, with the computer's seat in a computer room.
+    pub(super) fn new(computer: Option<ComputerSeat>) -> Assist {
+        Assist {
+            computer,
+            undo: Vec::new(),
+        }
+    }
+
+    /// The computer's seat, in a computer room.
+    pub(super) fn computer(&self) -> Option<ComputerSeat> {
+        self.computer
+    }
+
     /// Whether `colour`'s seat is the computer's.
     pub(super) fn is_computer(&self, colour: Colour) -> bool {
-        self.assist
-            .computer
+        self.computer
             .is_some_and(|computer| computer.colour == colour)
     }
 
     /// Remembers `before`, the position before `action` (just logged at index `index`), if the
-    /// action is a plane choice that undo may take back.
-    pub(super) fn remember_for_undo(&mut self, before: Game, action: Action, index: usize) {
+    /// action is a plane choice that undo may take back in a room of this `mode`.
+    pub(super) fn remember(&mut self, mode: Mode, before: Game, action: Action, index: usize) {
         let Action::Move { colour, .. } = action else {
             return;
         };
-        let undoable = match self.mode {
+        let undoable = match mode {
             Mode::Online => false,
             Mode::Computer => !self.is_computer(colour),
             Mode::Local => true,
         };
         if undoable {
-            self.assist.undo.push(UndoPoint {
+            self.undo.push(UndoPoint {
                 game: before,
                 action: index,
             });
         }
     }
+}
 
+impl Room {
     /// Answers `hint` for `colour`'s player with the computer's choice for the pending roll.
     pub(super) fn hint(
         &mut self,
@@ -84,14 +96,15 @@ impl Room {
             let text = format!("{} rooms have no hints", self.mode.as_str());
             return Err((ErrorCode::HintsUnavailable, text));
         };
-        self.check_live()?;
-        if self.game.to_act() != colour || colour == computer.colour {
+        self.timeline.check_live()?;
+        let game = *self.timeline.game();
+        if game.to_act() != colour || colour == computer.colour {
             return Err(rule(RuleError::NotYourTurn));
         }
-        if !matches!(self.game.phase(), Phase::AwaitingMove { .. }) {
+        if !matches!(game.phase(), Phase::AwaitingMove { .. }) {
             return Err(rule(RuleError::RollFirst));
         }
-        let decision = aeroplane_bot::choose(computer.level, &self.game, self.event)
+        let decision = aeroplane_bot::choose(computer.level, &game, self.timeline.event())
             .map_err(|_| rule(RuleError::RollFirst))?;
         let hint = ServerMessage::Hint(Hint {
             id,
@@ -111,53 +124,24 @@ impl Room {
                 "online games cannot be undone".into(),
             ));
         }
-        self.check_live()?;
-        self.check_seen(seen)?;
+        self.timeline.check_live()?;
+        self.timeline.check_seen(seen)?;
         let Some(point) = self.assist.undo.pop() else {
             return Err((
                 ErrorCode::NothingToUndo,
                 "no plane choice is left to take back".into(),
             ));
         };
-        self.game = point.game;
-        let mut taken = 0u32;
-        for logged in &mut self.actions[point.action..] {
-            if !logged.undone {
-                logged.undone = true;
-                taken += 1;
-            }
-        }
+        let (taken, event) = self.timeline.undo_to(point.game, point.action);
         tracing::debug!(actions = taken, "undone");
-        self.journal();
-        let event = self.next_event();
         let mut snapshot = self.snapshot();
         snapshot.event = event;
-        self.broadcast(&[ServerMessage::Undone(Undone {
+        self.publish(&[ServerMessage::Undone(Undone {
             event,
-            colour: self.game.to_act(),
+            colour: self.timeline.game().to_act(),
             actions: taken,
             snapshot,
         })]);
-        self.state_event = self.event;
         Ok(())
     }
-
-    /// Refuses unless the game is being played now.
-    pub(super) fn check_live(&self) -> Result<(), Refusal> {
-        if self.game.is_over() {
-            return Err(rule(RuleError::GameOver));
-        }
-        if !self.is_live() {
-            return Err((
-                ErrorCode::NotStarted,
-                "the game starts when both seats are taken".into(),
-            ));
-        }
-        Ok(())
-    }
-}
-
-/// A rules refusal as a wire refusal.
-fn rule(error: RuleError) -> Refusal {
-    (error.into(), error.to_string())
 }

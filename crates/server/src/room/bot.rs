@@ -10,7 +10,7 @@
 //! once its own last action has been answered.
 //!
 //! After a restart the bot of a restored computer room is started again with the seat's
-//! journaled token, and rejoins like a person reconnecting (`journal::restore`).
+//! journaled token, and rejoins like a person reconnecting (`task.rs` starts every room's bot).
 //!
 //! Before each action it waits the configured pace (`--bot-pace-ms`), so clients can animate.
 //! The wait is cancelled whenever anything changes the game, so it never acts on a stale
@@ -29,9 +29,9 @@ use aeroplane_rules::{Colour, Phase};
 use tokio::time::{Instant, sleep_until};
 use tracing::Instrument;
 
-use super::{ConnId, RoomCommand, RoomContext, RoomHandle, RoomSetup, SeatSetup};
+use super::{ConnId, RoomCommand, RoomContext, RoomHandle, SeatSetup};
+use crate::outgoing::{self, Closer};
 use crate::token::SeatToken;
-use crate::ws::outbox::{self, Closer};
 
 /// The connection id of a computer room's bot. WebSocket connections are numbered from 1, so it
 /// never clashes with one.
@@ -52,28 +52,22 @@ pub struct ComputerSeat {
     pub level: Level,
 }
 
-/// Opens a computer room: takes the computer's seat (its client seed drawn by the server from the
-/// operating system's CSPRNG, as `fairness.md` asks), opens the room and starts the bot, which
-/// joins like any player.
-pub fn open_computer(
-    mut setup: RoomSetup,
-    computer: ComputerSeat,
-    context: RoomContext,
-) -> Result<RoomHandle, getrandom::Error> {
-    let token = SeatToken::generate()?;
-    let mut seed = [0u8; 16];
-    getrandom::fill(&mut seed)?;
-    let client_seed = ClientSeed::new(hex::encode(seed)).expect("32 hex digits fit a client seed");
-    let bot = Bot::new(computer, token.clone(), choice_seed()?, &context);
-    setup.seats.push(SeatSetup {
-        colour: computer.colour,
-        name: PlayerName::parse(NAME).expect("the computer's name is a name"),
-        client_seed,
-        token,
-    });
-    let room = super::open_room(setup, Some(computer), context);
-    bot.spawn(&room);
-    Ok(room)
+impl ComputerSeat {
+    /// The computer's seat, taken before its room opens: a new token, and a client seed drawn by
+    /// the server from the operating system's CSPRNG, as `fairness.md` asks.
+    pub fn seat(&self) -> Result<SeatSetup, getrandom::Error> {
+        let token = SeatToken::generate()?;
+        let mut seed = [0u8; 16];
+        getrandom::fill(&mut seed)?;
+        let client_seed =
+            ClientSeed::new(hex::encode(seed)).expect("32 hex digits fit a client seed");
+        Ok(SeatSetup {
+            colour: self.colour,
+            name: PlayerName::parse(NAME).expect("the computer's name is a name"),
+            client_seed,
+            token,
+        })
+    }
 }
 
 /// The bot of one room.
@@ -125,7 +119,7 @@ impl Bot {
     async fn run(self, room: RoomHandle) {
         let queue = self.queue;
         let closer = Arc::new(Closer::default());
-        let (outbox, mut frames) = outbox::queue(queue, closer.clone());
+        let (outbox, mut frames) = outgoing::queue(queue, closer.clone());
         let connect = RoomCommand::Connect {
             conn: BOT_CONN,
             outbox,

@@ -22,6 +22,7 @@
 //! was down is nobody's fault and players first have to reconnect. A move the clock played is
 //! never one that `undo` may take back (it was not the player's choice), after a restart too.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use aeroplane_bot::Level;
@@ -30,19 +31,21 @@ use aeroplane_protocol::snapshot::{ClockView, Strikes};
 use aeroplane_rules::{Action, Colour, Forfeit, Phase};
 use tokio::time::Instant;
 
-use super::state::Room;
+use super::core::Room;
+use super::journal::SavedClock;
+use super::seats::millis;
 
 /// A room's turn clock.
 #[derive(Debug, Default)]
 pub(super) struct Clock {
     /// How long each decision may take; `None` for a room without a clock.
-    pub(super) per_decision: Option<Duration>,
+    per_decision: Option<Duration>,
     /// When the pending decision times out.
-    pub(super) deadline: Option<Instant>,
+    deadline: Option<Instant>,
     /// Strikes per colour in this game.
-    pub(super) strikes: [u32; 2],
+    strikes: BTreeMap<Colour, u32>,
     /// The indices in the action log of the actions the clock played for a player.
-    pub(super) played: Vec<usize>,
+    played: Vec<usize>,
     /// Whether the action being applied now is one the clock plays for a player.
     playing: bool,
 }
@@ -56,49 +59,81 @@ impl Clock {
         }
     }
 
-    /// The clock's length in ms, as the journal and turn events carry it.
-    pub(super) fn deadline_ms(&self) -> Option<u64> {
+    /// How long each decision may take (`None`: no clock).
+    pub(super) fn per_decision(&self) -> Option<Duration> {
         self.per_decision
-            .map(|length| u64::try_from(length.as_millis()).unwrap_or(u64::MAX))
     }
-}
 
-impl Room {
+    /// The clock's length in ms, as the journal and turn events carry it.
+    pub(super) fn length_ms(&self) -> Option<u64> {
+        self.per_decision.map(millis)
+    }
+
+    /// When the pending decision times out.
+    pub(super) fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// The count the journal keeps.
+    pub(super) fn saved(&self) -> SavedClock {
+        SavedClock {
+            strikes: Colour::ALL.map(|colour| self.strikes(colour)),
+            played: self.played.clone(),
+        }
+    }
+
+    /// Puts back a journaled count.
+    pub(super) fn put_back(&mut self, saved: SavedClock) {
+        self.strikes = Colour::ALL.into_iter().zip(saved.strikes).collect();
+        self.played = saved.played;
+    }
+
+    fn strikes(&self, colour: Colour) -> u32 {
+        self.strikes.get(&colour).copied().unwrap_or(0)
+    }
+
     /// The clock as snapshots show it (`None` in a room without a clock).
-    pub(super) fn clock_view(&self) -> Option<ClockView> {
-        let per_decision_ms = self.clock.deadline_ms()?;
+    pub(super) fn view(&self, max_strikes: u32) -> Option<ClockView> {
+        let per_decision_ms = self.length_ms()?;
         let now = Instant::now();
-        let remaining_ms = self.clock.deadline.map(|deadline| {
-            let left = deadline.saturating_duration_since(now);
-            u64::try_from(left.as_millis()).unwrap_or(u64::MAX)
-        });
+        let remaining_ms = self
+            .deadline
+            .map(|deadline| millis(deadline.saturating_duration_since(now)));
         Some(ClockView {
             per_decision_ms,
             remaining_ms,
             strikes: Strikes {
-                red: self.clock.strikes[Colour::Red.index()],
-                yellow: self.clock.strikes[Colour::Yellow.index()],
+                red: self.strikes(Colour::Red),
+                yellow: self.strikes(Colour::Yellow),
             },
-            max_strikes: self.context.config.max_strikes.max(1),
+            max_strikes: max_strikes.max(1),
         })
     }
+}
 
+impl Room {
     /// Whether the first decision's clock still waits for its player to connect.
     fn first_clock_waits(&self) -> bool {
-        let to_act = self.game.to_act();
-        self.actions.is_empty() && self.seat(to_act).is_some_and(|seat| seat.conn.is_none())
+        let to_act = self.timeline.game().to_act();
+        self.timeline.actions().is_empty()
+            && self
+                .seats
+                .get(to_act)
+                .is_some_and(|seat| seat.conn.is_none())
     }
 
     /// Starts the first decision's clock if it was waiting for the player to act and that
     /// player is now connected; returns the clock's length for the event that says so.
     pub(super) fn start_waiting_clock(&mut self) -> Option<u64> {
-        let waiting = self.clock.deadline.is_none() && self.actions.is_empty() && self.is_live();
-        if !waiting || self.is_computer(self.game.to_act()) || self.first_clock_waits() {
+        let waiting =
+            self.clock.deadline.is_none() && self.timeline.actions().is_empty() && self.is_live();
+        let to_act = self.timeline.game().to_act();
+        if !waiting || self.is_computer(to_act) || self.first_clock_waits() {
             return None;
         }
         let length = self.clock.per_decision?;
         self.clock.deadline = Some(Instant::now() + length);
-        self.clock.deadline_ms()
+        self.clock.length_ms()
     }
 
     /// Restarts the clock for the decision now pending (none once the game is over, before it
@@ -113,22 +148,20 @@ impl Room {
                 }
             }
         }
-        let computer = self.is_computer(self.game.to_act());
+        let computer = self.is_computer(self.timeline.game().to_act());
         let running = self.clock.per_decision.is_some()
             && self.is_live()
             && !computer
             && !self.first_clock_waits();
-        self.clock.deadline = running
-            .then(|| {
-                self.clock
-                    .per_decision
-                    .map(|length| Instant::now() + length)
-            })
-            .flatten();
+        self.clock.deadline = self
+            .clock
+            .per_decision
+            .filter(|_| running)
+            .map(|length| Instant::now() + length);
         if self.clock.deadline.is_none() {
             return;
         }
-        let deadline_ms = self.clock.deadline_ms();
+        let deadline_ms = self.clock.length_ms();
         for message in messages {
             match message {
                 ServerMessage::GameStarted(started) => started.deadline_ms = deadline_ms,
@@ -149,8 +182,8 @@ impl Room {
         if !self.is_live() {
             return;
         }
-        let colour = self.game.to_act();
-        let strikes = &mut self.clock.strikes[colour.index()];
+        let colour = self.timeline.game().to_act();
+        let strikes = self.clock.strikes.entry(colour).or_insert(0);
         *strikes += 1;
         let strikes = *strikes;
         let max = self.context.config.max_strikes.max(1);
@@ -165,25 +198,25 @@ impl Room {
             }
             return;
         }
-        if matches!(self.game.phase(), Phase::AwaitingRoll) {
-            let Some(dice) = self.dice.as_mut() else {
+        if matches!(self.timeline.game().phase(), Phase::AwaitingRoll) {
+            let Ok(value) = self.timeline.draw(colour) else {
                 return;
             };
-            let value = dice.next_die();
             if let Err(error) = self.play_for(Action::Roll { colour, value }) {
                 tracing::error!(%error, "the rules refused a roll for a timed-out player");
                 return;
             }
         }
-        if self.game.to_act() == colour && matches!(self.game.phase(), Phase::AwaitingMove { .. }) {
+        let game = self.timeline.game();
+        if game.to_act() == colour && matches!(game.phase(), Phase::AwaitingMove { .. }) {
             self.move_for(colour);
         }
     }
 
     /// Picks and moves a plane for `colour` with the `easy` bot.
     fn move_for(&mut self, colour: Colour) {
-        let seed = self.event;
-        let Ok(decision) = aeroplane_bot::choose(Level::Easy, &self.game, seed) else {
+        let seed = self.timeline.event();
+        let Ok(decision) = aeroplane_bot::choose(Level::Easy, self.timeline.game(), seed) else {
             return;
         };
         let action = Action::Move {
@@ -198,7 +231,7 @@ impl Room {
     /// Applies an action the clock plays for a player, noting its place in the log first so the
     /// journal written with the action already says who played it.
     fn play_for(&mut self, action: Action) -> Result<(), aeroplane_rules::RuleError> {
-        self.clock.played.push(self.actions.len());
+        self.clock.played.push(self.timeline.actions().len());
         self.clock.playing = true;
         let result = self.apply(action);
         self.clock.playing = false;

@@ -2,91 +2,60 @@
 //!
 //! Connections and HTTP handlers never touch a room's state: they send it a [`RoomCommand`] and,
 //! where they need an answer, wait on a oneshot. So there is no lock around a game, and a room
-//! only ever waits on its own inbox and its own timers (seat grace periods, retirement).
+//! only ever waits on its own inbox and its own timers (seat grace periods, the turn clock,
+//! retirement).
 //!
-//! - [`state`]: the room's state, snapshots and broadcasting.
-//! - [`join`]: taking seats, reclaiming them by token, watching, disconnecting.
-//! - [`play`]: game actions, the stale rule, game over and the game record.
-//! - [`assist`]: what only computer and local rooms offer: hints and undo.
-//! - [`bot`]: the computer player, a task that holds its seat like a connection would.
-//! - [`social`]: what two people online share besides the game: preset quick messages and the
-//!   rematch.
-//! - [`task`]: the loop and its timers.
-//! - [`journal`]: the live game's journal, and restoring games from it after a restart.
+//! The room is made of owned parts, each in its own file:
+//!
+//! - [`handle`]: how the rest of the server reaches a room; [`registry`]: the open rooms.
+//! - `core.rs`: the room's struct, its snapshot and status, and `publish`, the one way its
+//!   events go out (journaled, then sent).
+//! - `seats.rs`: who sits where, keyed by colour, and the connections.
+//! - `timeline.rs`: the game, the dice, the action log and the event numbers; the only mutator
+//!   of the game, and the stale rule.
+//! - `clock.rs`: the turn clock. `assist.rs`: hints and undo (computer and local rooms).
+//!   `social.rs`: quick messages and the rematch (online rooms).
+//! - `play.rs`: routing a client's message and game actions; `join.rs`: joining, the start of
+//!   the game, leaving; `record.rs`: the finished game's record.
+//! - `bot.rs`: the computer player, a task that holds its seat like a connection would.
+//! - [`journal`]: the room's journal behind a small interface, and restoring rooms from it.
+//! - `task.rs`: building a room, the loop and its timers, and [`open`]'s one way of starting
+//!   a room, new or restored.
 
 mod assist;
 mod bot;
 mod clock;
+mod core;
+pub mod handle;
 mod join;
 pub mod journal;
 mod play;
+mod record;
+pub mod registry;
+mod seats;
 mod social;
-mod state;
 mod task;
+mod timeline;
 
 use std::sync::Arc;
 
 use aeroplane_dice::{ClientSeed, ServerSeed};
-use aeroplane_protocol::api::RoomStatus;
-use aeroplane_protocol::client::ClientMessage;
 use aeroplane_protocol::name::PlayerName;
 use aeroplane_protocol::record::{GameRecord, Mode};
 use aeroplane_rules::Colour;
 use aeroplane_store::{GameStore, OutboxHandle};
-use tokio::sync::{mpsc, oneshot};
-use uuid::Uuid;
 
 use crate::config::Config;
 use crate::lifecycle::Lifecycle;
-use crate::registry::Registry;
-use crate::room::journal::Journals;
 use crate::token::SeatToken;
-use crate::ws::outbox::Outbox;
 
-/// Identifies one WebSocket connection for the lifetime of the process.
-pub type ConnId = u64;
+pub use bot::{BOT_CONN, ComputerSeat};
+pub use handle::{ConnId, RoomCommand, RoomHandle};
+pub use journal::{JournalStore, RoomJournal};
+pub use registry::Registry;
+pub use task::open;
 
-pub use bot::{BOT_CONN, ComputerSeat, open_computer};
-
-/// What a room's inbox carries.
-#[derive(Debug)]
-pub enum RoomCommand {
-    /// A WebSocket connected to the room (it has not joined yet).
-    Connect {
-        /// The connection.
-        conn: ConnId,
-        /// How to reach it.
-        outbox: Outbox,
-    },
-    /// A decoded message from a connection.
-    Message {
-        /// The connection.
-        conn: ConnId,
-        /// The message.
-        message: ClientMessage,
-    },
-    /// A connection went away.
-    Disconnect {
-        /// The connection.
-        conn: ConnId,
-    },
-    /// The HTTP API asks for the room's public status.
-    Status {
-        /// Where to answer.
-        reply: oneshot::Sender<RoomStatus>,
-    },
-}
-
-/// How to reach an open room.
-#[derive(Clone, Debug)]
-pub struct RoomHandle {
-    /// The room id.
-    pub id: Uuid,
-    /// The room's inbox.
-    pub inbox: mpsc::Sender<RoomCommand>,
-}
-
-/// A seat taken before the room opens (quick match takes both seats for its players).
+/// A seat taken before the room opens (quick match, rematch, the computer's seat).
 #[derive(Debug)]
 pub struct SeatSetup {
     /// The colour.
@@ -103,15 +72,17 @@ pub struct SeatSetup {
 #[derive(Debug)]
 pub struct RoomSetup {
     /// The room id.
-    pub id: Uuid,
+    pub id: uuid::Uuid,
     /// The kind of room.
     pub mode: Mode,
     /// The secret dice seed.
     pub server_seed: ServerSeed,
-    /// Seats taken in advance.
+    /// Seats taken in advance (in a computer room, the computer's among them).
     pub seats: Vec<SeatSetup>,
     /// The turn clock: how long each decision may take (`None`: no clock).
     pub turn_clock: Option<std::time::Duration>,
+    /// The computer's seat, in a computer room; its bot starts with the room.
+    pub computer: Option<ComputerSeat>,
 }
 
 /// What every room shares with the server.
@@ -125,8 +96,8 @@ pub struct RoomContext {
     pub registry: Arc<Registry>,
     /// Where finished games' records wait for the store (on disk).
     pub outbox: OutboxHandle,
-    /// The journals of live games.
-    pub journals: Arc<Journals>,
+    /// Where the rooms' journals are kept.
+    pub journals: Arc<dyn JournalStore>,
     /// Draining and stopping.
     pub lifecycle: Arc<Lifecycle>,
 }
@@ -135,15 +106,20 @@ impl RoomContext {
     /// Hands a finished game's record to the durable outbox without blocking the room; once it
     /// is there, the game's journal is deleted. Should that fail, the journal stays and the next
     /// start hands the record over again.
-    pub fn keep_record(&self, record: GameRecord) {
+    pub(crate) fn keep_record(&self, record: GameRecord, journal: Option<Box<dyn RoomJournal>>) {
         let context = self.clone();
+        let submitting = context.lifecycle.submitting();
         tokio::spawn(async move {
-            let _guard = context.lifecycle.submitting();
+            let _submitting = submitting;
             let id = record.id;
             match context.outbox.submit(record).await {
                 Ok(()) => {
                     tracing::info!(room_id = %id, "game record in the outbox");
-                    context.journals.remove(id);
+                    if let Some(journal) = journal
+                        && let Err(error) = journal.delete()
+                    {
+                        tracing::warn!(%error, room_id = %id, "cannot delete a journal");
+                    }
                 }
                 Err(error) => {
                     tracing::error!(room_id = %id, %error, "cannot put the game record in the outbox; its journal keeps it for the next start");
@@ -151,23 +127,4 @@ impl RoomContext {
             }
         });
     }
-}
-
-/// Opens a room: spawns its task and registers it.
-pub fn open(setup: RoomSetup, context: RoomContext) -> RoomHandle {
-    open_room(setup, None, context)
-}
-
-/// Opens a room, with the computer's seat in a computer room.
-fn open_room(setup: RoomSetup, computer: Option<ComputerSeat>, context: RoomContext) -> RoomHandle {
-    let (inbox, commands) = mpsc::channel(context.config.room_inbox.max(1));
-    let handle = RoomHandle {
-        id: setup.id,
-        inbox,
-    };
-    // Every room opens waiting; `start` tells the registry when its game starts.
-    context.registry.insert(handle.clone(), true);
-    let room = task::build(setup, computer, context);
-    task::launch(room, commands);
-    handle
 }

@@ -8,6 +8,7 @@
 //! game; it opens a new room with the seats taken in advance (as a quick match does), the
 //! colours swapped and new seeds, and tells each player its new seat token.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use aeroplane_dice::{ClientSeed, ServerSeed};
@@ -20,7 +21,7 @@ use aeroplane_rules::Colour;
 use tokio::time::Instant;
 use uuid::Uuid;
 
-use super::state::{Joined, Room};
+use super::core::Room;
 use super::{RoomSetup, SeatSetup};
 use crate::token::SeatToken;
 
@@ -31,11 +32,11 @@ pub(super) const SAY_INTERVAL: Duration = Duration::from_secs(2);
 #[derive(Debug, Default)]
 pub(super) struct Social {
     /// When each seat last sent a quick message.
-    last_said: [Option<Instant>; 2],
+    last_said: BTreeMap<Colour, Instant>,
     /// The client seed each player asked for a rematch with, once asked.
-    rematch: [Option<ClientSeed>; 2],
-    /// The new room's answers per colour of this room, once both asked.
-    ready: Option<[RematchReady; 2]>,
+    rematch: BTreeMap<Colour, ClientSeed>,
+    /// The new room's answers per colour of this room, once every player asked.
+    ready: Option<BTreeMap<Colour, RematchReady>>,
 }
 
 type Refused = (ErrorCode, String);
@@ -45,12 +46,12 @@ impl Room {
     pub(super) fn say(&mut self, colour: Colour, phrase: Phrase) -> Result<(), Refused> {
         self.check_online("quick messages")?;
         let now = Instant::now();
-        let last = &mut self.social.last_said[colour.index()];
-        if last.is_some_and(|at| now < at + SAY_INTERVAL) {
+        let last = self.social.last_said.get(&colour);
+        if last.is_some_and(|at| now < *at + SAY_INTERVAL) {
             let text = format!("one quick message every {} s", SAY_INTERVAL.as_secs());
             return Err((ErrorCode::RateLimited, text));
         }
-        *last = Some(now);
+        self.social.last_said.insert(colour, now);
         self.broadcast(&[ServerMessage::Said(Said { colour, phrase })]);
         Ok(())
     }
@@ -58,7 +59,7 @@ impl Room {
     /// `colour` asks for (or accepts) a rematch; when both have, the new room opens.
     pub(super) fn rematch(&mut self, colour: Colour, seed: Option<String>) -> Result<(), Refused> {
         self.check_online("rematches")?;
-        if !self.game.is_over() {
+        if !self.timeline.game().is_over() {
             return Err((
                 ErrorCode::NotOver,
                 "a rematch is for a finished game".into(),
@@ -66,14 +67,19 @@ impl Room {
         }
         if let Some(ready) = &self.social.ready {
             // Asked again after the room opened (e.g. after a reconnect): the same answer.
-            let answer = ServerMessage::RematchReady(ready[colour.index()].clone());
-            self.send_to_seat(colour, &answer);
+            if let Some(answer) = ready.get(&colour) {
+                let answer = ServerMessage::RematchReady(answer.clone());
+                self.send_to_seat(colour, &answer);
+            }
             return Ok(());
         }
         let seed = ClientSeed::new(seed.unwrap_or_default())
             .map_err(|error| (ErrorCode::SeedTooLong, error.to_string()))?;
-        self.social.rematch[colour.index()] = Some(seed);
-        if self.social.rematch.iter().any(Option::is_none) {
+        self.social.rematch.insert(colour, seed);
+        if Colour::ALL
+            .iter()
+            .any(|colour| !self.social.rematch.contains_key(colour))
+        {
             self.broadcast(&[ServerMessage::RematchOffered(RematchOffered { by: colour })]);
             return Ok(());
         }
@@ -101,22 +107,24 @@ impl Room {
         let id = Uuid::new_v4();
         let ws_path = format!("/ws/rooms/{id}");
         let mut seats = Vec::new();
-        let mut answers = Vec::new();
+        let mut answers = BTreeMap::new();
         for old in Colour::ALL {
             let new = old.opponent();
             let token = SeatToken::generate().map_err(internal)?;
             // A finished online game had both seats taken; the fallback is never shown.
             let name = self
-                .seat(old)
+                .seats
+                .get(old)
                 .map(|seat| seat.name.clone())
                 .unwrap_or_else(|| PlayerName::lossy("Player"));
-            let client_seed = self.social.rematch[old.index()].take().unwrap_or_default();
-            answers.push(RematchReady {
+            let client_seed = self.social.rematch.remove(&old).unwrap_or_default();
+            let answer = RematchReady {
                 room_id: id,
                 ws_path: ws_path.clone(),
                 colour: Some(new),
                 token: Some(token.as_str().to_owned()),
-            });
+            };
+            answers.insert(old, answer);
             seats.push(SeatSetup {
                 colour: new,
                 name,
@@ -129,13 +137,13 @@ impl Room {
             mode: Mode::Online,
             server_seed,
             seats,
-            turn_clock: self.clock.per_decision,
+            turn_clock: self.clock.per_decision(),
+            computer: None,
         };
         super::open(setup, self.context.clone());
         tracing::info!(rematch_room = %id, "rematch opened");
-        let [red, yellow]: [RematchReady; 2] = answers.try_into().expect("two colours");
-        for (colour, answer) in [(Colour::Red, &red), (Colour::Yellow, &yellow)] {
-            self.send_to_seat(colour, &ServerMessage::RematchReady(answer.clone()));
+        for (colour, answer) in &answers {
+            self.send_to_seat(*colour, &ServerMessage::RematchReady(answer.clone()));
         }
         let watchers = RematchReady {
             room_id: id,
@@ -143,22 +151,16 @@ impl Room {
             colour: None,
             token: None,
         };
-        let spectators: Vec<_> = self
-            .conns
-            .iter()
-            .filter(|(_, conn)| conn.role == Some(Joined::Spectator))
-            .map(|(id, _)| *id)
-            .collect();
-        for conn in spectators {
+        for conn in self.seats.spectators() {
             self.reply(conn, &ServerMessage::RematchReady(watchers.clone()));
         }
-        self.social.ready = Some([red, yellow]);
+        self.social.ready = Some(answers);
         Ok(())
     }
 
     /// Sends one message to the live connection of `colour`'s seat, if any.
     fn send_to_seat(&mut self, colour: Colour, message: &ServerMessage) {
-        if let Some(conn) = self.seat(colour).and_then(|seat| seat.conn) {
+        if let Some(conn) = self.seats.get(colour).and_then(|seat| seat.conn) {
             self.reply(conn, message);
         }
     }

@@ -1,75 +1,68 @@
-//! The room's loop: one inbox, the seat deadlines and the retirement timer, nothing else.
-
-use std::collections::HashMap;
+//! Opening a room, and its loop: one inbox, the seat deadlines, the turn clock and the
+//! retirement timer, nothing else.
+//!
+//! Every room starts through [`launch`]: a new one ([`open`]: online, computer, local, quick
+//! match, rematch) and one restored from its journal (`journal/restore.rs`) alike. It creates
+//! the inbox, registers the room, spawns its task and, in a computer room whose game is not over,
+//! the computer's bot.
 
 use aeroplane_protocol::error::CloseCode;
+use aeroplane_protocol::record::Mode;
+use aeroplane_protocol::snapshot::RoomPhase;
 use time::OffsetDateTime;
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 use tracing::Instrument;
 
-use super::state::{Room, Seat};
-use super::{RoomCommand, RoomContext, RoomSetup};
+use super::assist::Assist;
+use super::bot::{Bot, choice_seed};
+use super::clock::Clock;
+use super::core::Room;
+use super::journal::Writer;
+use super::seats::{Seat, Seats};
+use super::social::Social;
+use super::timeline::Timeline;
+use super::{RoomCommand, RoomContext, RoomHandle, RoomSetup};
 use crate::metrics::RoomView;
 
-/// Runs a built room's loop in a task of its own.
-pub(super) fn launch(mut room: Room, inbox: mpsc::Receiver<RoomCommand>) {
-    room.account(RoomView::default());
-    spawn(room, inbox);
+/// Opens a new room: builds it from `setup` (starting its game if every seat is set already)
+/// and launches it.
+pub fn open(setup: RoomSetup, context: RoomContext) -> RoomHandle {
+    let room = build(setup, OffsetDateTime::now_utc(), None, context);
+    launch(room, false)
 }
 
-/// Runs a room rebuilt from its journal. It counts as an open room again, but not as a game
-/// started nor as actions played: the run that journaled it counted those already.
-pub(super) fn relaunch(room: Room, inbox: mpsc::Receiver<RoomCommand>) {
-    crate::metrics::room_restored(room.mode, room.view());
-    spawn(room, inbox);
-}
-
-fn spawn(room: Room, inbox: mpsc::Receiver<RoomCommand>) {
-    let span = tracing::info_span!(parent: None, "room", room_id = %room.id);
-    tokio::spawn(room.run(inbox).instrument(span));
-}
-
-/// A new room's state, with the game started if both seats are set already. `computer` is the
-/// computer's seat of a computer room; it is known before the game starts, so the computer's
-/// seat is never held for a grace period.
+/// A room's state from its setup, with the game started if every seat is set already. The
+/// computer's seat of a computer room is known before the game starts, so it is never held for
+/// a grace period. `journal` is the journal a restored room goes on writing.
 pub(super) fn build(
     setup: RoomSetup,
-    computer: Option<super::ComputerSeat>,
+    created_at: OffsetDateTime,
+    journal: Option<Box<dyn super::RoomJournal>>,
     context: RoomContext,
 ) -> Room {
     let span = tracing::info_span!(parent: None, "room", room_id = %setup.id);
     let _entered = span.enter();
-    let commitment = setup.server_seed.commitment();
+    let journals = context.journals.clone();
+    let journal = match journal {
+        Some(journal) => Writer::resumed(journals, setup.id, journal),
+        None => Writer::new(journals, setup.id),
+    };
     let mut room = Room {
         id: setup.id,
         mode: setup.mode,
-        context,
-        game: aeroplane_rules::Game::new(),
-        server_seed: setup.server_seed,
-        commitment,
-        dice: None,
-        seats: [None, None],
-        conns: HashMap::new(),
-        event: 0,
-        state_event: 0,
-        actions: Vec::new(),
-        created_at: OffsetDateTime::now_utc(),
-        started_at: None,
+        seats: Seats::new(setup.mode == Mode::Local),
+        timeline: Timeline::new(setup.server_seed, created_at),
+        clock: Clock::new(setup.turn_clock),
+        assist: Assist::new(setup.computer),
+        social: Social::default(),
+        journal,
         retire_at: None,
-        assist: Default::default(),
-        clock: super::clock::Clock::new(setup.turn_clock),
-        social: super::social::Social::default(),
+        context,
     };
-    room.assist.computer = computer;
     for seat in setup.seats {
-        room.seats[seat.colour.index()] = Some(Seat {
-            name: seat.name,
-            token: seat.token,
-            client_seed: seat.client_seed,
-            conn: None,
-            deadline: None,
-        });
+        let taken = Seat::new(seat.name, seat.token, seat.client_seed);
+        room.seats.put(seat.colour, taken);
     }
     room.start();
     if !room.is_live() {
@@ -77,6 +70,36 @@ pub(super) fn build(
         room.retire_at = Some(Instant::now() + room.context.config.waiting_room_ttl());
     }
     room
+}
+
+/// Starts a built room: its inbox, its place in the registry, its task and its bot. A
+/// `restored` room counts as an open room again, but not as a game started nor as actions
+/// played: the run that journaled it counted those already.
+pub(super) fn launch(mut room: Room, restored: bool) -> RoomHandle {
+    let context = room.context.clone();
+    let (inbox, commands) = mpsc::channel(context.config.room_inbox.max(1));
+    let handle = RoomHandle { id: room.id, inbox };
+    context
+        .registry
+        .insert(handle.clone(), room.phase() == RoomPhase::Waiting);
+    if restored {
+        crate::metrics::room_restored(room.mode, room.view());
+    } else {
+        room.account(RoomView::default());
+    }
+    let bot = room.assist.computer().and_then(|computer| {
+        let seat = room.seats.get(computer.colour)?;
+        // The choice seed only varies the `random` level; without entropy, the room id will do.
+        let seed = choice_seed().unwrap_or_else(|_| room.id.as_u64_pair().0);
+        Some(Bot::new(computer, seat.token.clone(), seed, &context))
+    });
+    let over = room.timeline.game().is_over();
+    let span = tracing::info_span!(parent: None, "room", room_id = %room.id);
+    tokio::spawn(room.run(commands).instrument(span));
+    if let Some(bot) = bot.filter(|_| !over) {
+        bot.spawn(&handle);
+    }
+    handle
 }
 
 impl Room {
@@ -110,20 +133,23 @@ impl Room {
             }
             self.account(before);
         }
+        self.close(shutting_down);
+    }
+
+    /// Leaves the registry, deletes the journal of a room closing unplayed (a finished game's
+    /// goes once its record is in the outbox; a shutdown keeps every journal for the restart)
+    /// and closes every connection.
+    fn close(mut self, shutting_down: bool) {
         self.context.registry.remove(self.id);
-        if !shutting_down && self.phase() == aeroplane_protocol::snapshot::RoomPhase::Waiting {
-            // Closed unplayed: nothing to restore. (A finished game's journal goes once its
-            // record is in the outbox; a shutdown keeps every journal for the restart.)
-            self.context.journals.remove(self.id);
+        if !shutting_down && self.phase() == RoomPhase::Waiting {
+            self.journal.delete();
         }
         let code = if shutting_down {
             CloseCode::ShuttingDown
         } else {
             CloseCode::RoomClosed
         };
-        for conn in self.conns.values() {
-            conn.outbox.close(code);
-        }
+        self.seats.close_all(code);
         let view = self.view();
         crate::metrics::room_changed(self.mode, view, RoomView::default(), &[]);
         tracing::info!(shutting_down, "room closed");
@@ -131,7 +157,7 @@ impl Room {
 
     fn command(&mut self, command: RoomCommand) {
         match command {
-            RoomCommand::Connect { conn, outbox } => self.connect(conn, outbox),
+            RoomCommand::Connect { conn, outbox } => self.seats.connect(conn, outbox),
             RoomCommand::Message { conn, message } => self.handle(conn, message),
             RoomCommand::Disconnect { conn } => self.disconnect(conn),
             RoomCommand::Status { reply } => {
@@ -140,12 +166,15 @@ impl Room {
         }
     }
 
-    /// The earliest timer: a seat deadline or the retirement.
+    /// The earliest timer: a seat deadline, the turn clock or the retirement.
     fn next_wake(&self) -> Option<Instant> {
-        let deadlines = self.seats.iter().flatten().filter_map(|seat| seat.deadline);
-        deadlines
-            .chain(self.retire_at)
-            .chain(self.clock.deadline)
-            .min()
+        [
+            self.seats.next_deadline(),
+            self.retire_at,
+            self.clock.deadline(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 }

@@ -19,10 +19,10 @@ use axum::extract::ws::{Message, WebSocket};
 use futures_util::StreamExt;
 use tracing::Instrument;
 
-use super::outbox::{self, Closer, Outbox, SendError};
 use super::writer;
 use crate::config::Config;
 use crate::limits::TokenBucket;
+use crate::outgoing::{self, Closer, Outbox, SendError};
 use crate::room::{ConnId, RoomCommand, RoomHandle};
 
 /// The limits one connection runs under.
@@ -83,7 +83,7 @@ pub(super) async fn run(
 async fn serve(socket: WebSocket, room: RoomHandle, limits: Limits, conn: ConnId) {
     let (sink, mut stream) = socket.split();
     let closer = Arc::new(Closer::default());
-    let (outbox, frames) = outbox::queue(limits.queue, closer.clone());
+    let (outbox, frames) = outgoing::queue(limits.queue, closer.clone());
     if room
         .inbox
         .send(RoomCommand::Connect {

@@ -3,10 +3,10 @@
 //! - [`connection`]: reads frames, enforces size and garbage limits, decodes, and forwards
 //!   messages to the room's inbox.
 //! - [`writer`]: drains the connection's bounded queue into the socket and pings.
-//! - [`outbox`]: the handle a room holds to reach a connection.
+//!
+//! The handle a room holds to reach a connection is `crate::outgoing`, beside both.
 
 mod connection;
-pub mod outbox;
 mod writer;
 
 use aeroplane_protocol::error::ErrorCode;
@@ -16,10 +16,9 @@ use axum::extract::{Path, State, WebSocketUpgrade};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
-use crate::app::AppState;
 use crate::error::HttpError;
-use crate::http::rooms::parse_room_id;
 use crate::limits::ClientAddr;
+use crate::state::AppState;
 
 /// The WebSocket layer's read buffer, in bytes. Every socket holds one for its whole life, idle
 /// or not (tungstenite's default of 128 KiB would cost that much per connection). Client
@@ -41,7 +40,7 @@ async fn upgrade(
     ClientAddr(address): ClientAddr,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, HttpError> {
-    let id = parse_room_id(&id)?;
+    let id = HttpError::parse_room_id(&id)?;
     let upgrade = upgrade.map_err(|rejection| {
         HttpError::bad_request(
             ErrorCode::BadField,

@@ -14,7 +14,7 @@ use futures_util::SinkExt;
 use futures_util::stream::SplitSink;
 use tokio::time::MissedTickBehavior;
 
-use super::outbox::{Closer, Frames};
+use crate::outgoing::{Closer, Frames};
 
 /// Writes until the queue closes or a close is asked for; then sends the close frame.
 pub(super) async fn run(

@@ -1,26 +1,19 @@
 //! Rebuilding open rooms (waiting or playing) from their journals at start-up.
 //!
-//! A journal is read line by line; a torn last line (a process killed mid-write) is ignored
-//! with everything after it, since everything before it stands. The room is then built as a new
-//! room with the journaled seats, and what was played is put back: see [`restore`].
+//! Every journal the store loads is turned back into a room built like a new one with the
+//! journaled seats, then what was played is put back (see [`restore`]) and the room is started
+//! the one way every room starts (`task.rs`).
 
-use std::fs::{self, File};
-use std::io::{self, BufRead, BufReader};
-use std::path::Path;
 use std::time::Duration;
 
-use aeroplane_dice::{ClientSeed, DieStream, GameKey, ServerSeed};
-use aeroplane_protocol::events::{Reveal, wire_events};
+use aeroplane_dice::{ClientSeed, ServerSeed};
 use aeroplane_protocol::name::PlayerName;
 use aeroplane_protocol::record::{LoggedAction, Mode};
-use aeroplane_protocol::snapshot::RoomPhase;
-use aeroplane_rules::{Action, Colour};
-use tokio::sync::mpsc;
-use tokio::time::Instant;
+use aeroplane_rules::Colour;
 
-use super::{Line, SavedClock, SavedSeat, Setup, VERSION};
-use crate::room::bot::{Bot, ComputerSeat, choice_seed};
-use crate::room::state::Room;
+use super::{Line, Loaded, SavedClock, SavedSeat, Setup, VERSION};
+use crate::room::bot::ComputerSeat;
+use crate::room::core::Room;
 use crate::room::{RoomContext, RoomHandle, RoomSetup, SeatSetup, task};
 use crate::token::SeatToken;
 
@@ -28,8 +21,8 @@ use crate::token::SeatToken;
 #[derive(Debug, thiserror::Error)]
 enum RestoreError {
     #[error("cannot read: {0}")]
-    Io(#[from] io::Error),
-    #[error("no setup line")]
+    Io(#[from] std::io::Error),
+    #[error("no setup entry")]
     NoSetup,
     #[error("bad setup: {0}")]
     BadSetup(String),
@@ -40,37 +33,35 @@ enum RestoreError {
     },
 }
 
-/// Rebuilds every live game journaled in the journals' directory and opens its room. Answers
-/// how many rooms were restored. A journal that cannot be restored is renamed `*.broken` and
-/// logged, so it never blocks a start.
+fn bad(what: &str) -> RestoreError {
+    RestoreError::BadSetup(what.to_owned())
+}
+
+/// Rebuilds every live game the journal store holds and opens its room. Answers how many rooms
+/// were restored. A journal that cannot be restored is set aside (the file store renames it
+/// `*.broken`) and logged, so it never blocks a start.
 pub fn restore_all(context: &RoomContext) -> usize {
-    let dir = context.journals.dir.clone();
-    let entries = match fs::read_dir(&dir) {
-        Ok(entries) => entries,
-        Err(error) => {
-            tracing::error!(%error, dir = %dir.display(), "cannot read the journal directory");
-            return 0;
-        }
-    };
     let mut restored = 0;
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.ends_with(".jsonl.tmp") {
-            let _ = fs::remove_file(&path);
-            continue;
-        }
-        if !name.ends_with(".jsonl") {
-            continue;
-        }
-        match restore(&path, context) {
+    for Loaded {
+        name,
+        entries,
+        journal,
+    } in context.journals.load_all()
+    {
+        let restoring = match entries.map_err(RestoreError::from).and_then(read) {
+            Ok(journaled) => restore(journaled, journal, context),
+            Err(error) => Err((error, journal)),
+        };
+        match restoring {
             Ok(handle) => {
                 restored += 1;
                 tracing::info!(room_id = %handle.id, "restored a live game from its journal");
             }
-            Err(error) => {
-                tracing::error!(%error, file = %path.display(), "cannot restore a journaled game; renamed to .broken");
-                let _ = fs::rename(&path, path.with_extension("jsonl.broken"));
+            Err((error, journal)) => {
+                tracing::error!(%error, journal = %name, "cannot restore a journaled game; set aside");
+                if let Err(error) = journal.set_aside() {
+                    tracing::error!(%error, journal = %name, "cannot set the journal aside");
+                }
             }
         }
     }
@@ -86,42 +77,34 @@ struct Journaled {
     clock: SavedClock,
 }
 
-fn read_lines(path: &Path) -> Result<Journaled, RestoreError> {
-    let reader = BufReader::new(File::open(path)?);
-    let mut setup = None;
+/// Reads a journal's entries into its setup, action log and clock count.
+fn read(entries: Vec<Line>) -> Result<Journaled, RestoreError> {
+    let mut entries = entries.into_iter();
+    let Some(Line::Setup(setup)) = entries.next() else {
+        return Err(RestoreError::NoSetup);
+    };
     let mut actions: Vec<LoggedAction> = Vec::new();
     let mut clock = SavedClock::default();
-    for (number, text) in reader.lines().enumerate() {
-        let text = text?;
-        if text.trim().is_empty() {
-            continue;
-        }
-        match serde_json::from_str::<Line>(&text) {
-            Ok(Line::Setup(found)) if number == 0 => setup = Some(*found),
-            Ok(Line::Setup(_)) => {
-                return Err(RestoreError::BadSetup("a second setup line".into()));
-            }
-            Ok(Line::Action(logged)) => actions.push(logged),
-            Ok(Line::Undone(events)) => {
+    for entry in entries {
+        match entry {
+            Line::Setup(_) => return Err(bad("a second setup entry")),
+            Line::Action(logged) => actions.push(logged),
+            Line::Undone(events) => {
                 for logged in &mut actions {
                     logged.undone = events.contains(&logged.event);
                 }
             }
-            Ok(Line::Clock(count)) => clock = count,
-            Err(error) => {
-                // The last line of a killed process may be torn; everything before it stands.
-                tracing::warn!(%error, line = number + 1, file = %path.display(), "journal ends in an unreadable line; ignoring it and what follows");
-                break;
-            }
+            Line::Clock(count) => clock = count,
         }
     }
-    let setup = setup.ok_or(RestoreError::NoSetup)?;
     Ok(Journaled {
-        setup,
+        setup: *setup,
         actions,
         clock,
     })
 }
+
+type Failed = (RestoreError, Box<dyn super::RoomJournal>);
 
 /// Rebuilds one journaled room and opens it:
 ///
@@ -137,14 +120,81 @@ fn read_lines(path: &Path) -> Result<Journaled, RestoreError> {
 /// - the strikes come back and the turn clock gives the player to act a full decision time from
 ///   now; the seats are held as if every player had just disconnected;
 /// - the journal is rewritten whole in the current format, the room is counted as restored (not
-///   as a new game) and a computer room's bot is started again.
-fn restore(path: &Path, context: &RoomContext) -> Result<RoomHandle, RestoreError> {
+///   as a new game) and a computer room's bot is started again (`task.rs`).
+fn restore(
+    journaled: Journaled,
+    journal: Box<dyn super::RoomJournal>,
+    context: &RoomContext,
+) -> Result<RoomHandle, Failed> {
     let Journaled {
         setup,
         actions,
         clock,
-    } = read_lines(path)?;
-    let bad = |what: &str| RestoreError::BadSetup(what.to_owned());
+    } = journaled;
+    let room_setup = match setup_of(&setup) {
+        Ok(room_setup) => room_setup,
+        Err(error) => return Err((error, journal)),
+    };
+    // `build` starts the game if every seat is set; a waiting room waits again, for a full
+    // `--waiting-room-ttl-ms` from now. The journal stays as it is until the room is whole
+    // again, then is rewritten whole (so a torn last entry is gone before anything is appended).
+    let mut room = task::build(room_setup, setup.created_at, Some(journal), context.clone());
+    let result = match setup.started_at {
+        Some(_) if !room.timeline.has_started() => Err(bad("a started game without both seats")),
+        Some(started_at) => put_back(&mut room, started_at, actions, clock),
+        None if !actions.is_empty() => Err(bad("actions before the game started")),
+        None => Ok(()),
+    };
+    if let Err(error) = result {
+        let journal = room
+            .journal
+            .hand_off()
+            .expect("a restored room has its journal");
+        return Err((error, journal));
+    }
+    if room.timeline.game().is_over() {
+        room.finish();
+    } else {
+        if room.is_live() {
+            room.hold_seats_after_restart();
+            // A fresh, full decision time from now for the player to act (see `clock.rs`).
+            room.restart_clock(&mut []);
+        }
+        room.journal.resume();
+        room.journal_now();
+    }
+    Ok(task::launch(room, true))
+}
+
+/// Puts back what a started game played: the timeline (dice, actions, event numbers), the undo
+/// points and the turn clock's count.
+fn put_back(
+    room: &mut Room,
+    started_at: time::OffsetDateTime,
+    actions: Vec<LoggedAction>,
+    clock: SavedClock,
+) -> Result<(), RestoreError> {
+    let red = room.seats.client_seed(Colour::Red);
+    let yellow = room.seats.client_seed(Colour::Yellow);
+    let (mode, assist) = (room.mode, &mut room.assist);
+    room.timeline
+        .put_back(
+            started_at,
+            (&red, &yellow),
+            actions,
+            |before, action, index| {
+                if !clock.played.contains(&index) {
+                    assist.remember(mode, before, action, index);
+                }
+            },
+        )
+        .map_err(|(index, error)| RestoreError::Replay { index, error })?;
+    room.clock.put_back(clock);
+    Ok(())
+}
+
+/// The room a journal's setup describes, its seats taken.
+fn setup_of(setup: &Setup) -> Result<RoomSetup, RestoreError> {
     if !(1..=VERSION).contains(&setup.version) {
         return Err(RestoreError::BadSetup(format!(
             "journal version {} (this server reads 1 to {VERSION})",
@@ -155,84 +205,30 @@ fn restore(path: &Path, context: &RoomContext) -> Result<RoomHandle, RestoreErro
     if server_seed.commitment().to_string() != setup.commitment {
         return Err(bad("the server seed does not match its commitment"));
     }
-    let computer = computer_of(&setup)?;
+    let computer = computer_of(setup)?;
     let mut seats = Vec::new();
     for (colour, saved) in [(Colour::Red, &setup.red), (Colour::Yellow, &setup.yellow)] {
         if let Some(saved) = saved {
             seats.push(seat_of(colour, saved)?);
         }
     }
-    let bot = computer
-        .map(|computer| bot_of(&setup, computer, context))
-        .transpose()?;
-    let room_setup = RoomSetup {
+    if let Some(computer) = computer
+        && !seats.iter().any(|seat| seat.colour == computer.colour)
+    {
+        return Err(bad("the computer has no seat"));
+    }
+    Ok(RoomSetup {
         id: setup.id,
         mode: setup.mode,
         server_seed,
         seats,
         turn_clock: setup.turn_clock_ms.map(Duration::from_millis),
-    };
-    let (inbox, commands) = mpsc::channel(context.config.room_inbox.max(1));
-    // `build` starts the game if both seats are set; a waiting room waits again, for a full
-    // `--waiting-room-ttl-ms` from now.
-    let mut room = task::build(room_setup, computer, context.clone());
-    room.created_at = setup.created_at;
-    let over = match setup.started_at {
-        Some(started_at) => {
-            if room.dice.is_none() {
-                return Err(bad("a started game without both seats"));
-            }
-            room.started_at = Some(started_at);
-            room.put_back(actions, clock)?;
-            room.game.is_over()
-        }
-        None if !actions.is_empty() => return Err(bad("actions before the game started")),
-        None => false,
-    };
-    if over {
-        room.finish();
-    } else {
-        if room.is_live() {
-            room.hold_seats_after_restart();
-            // A fresh, full decision time from now for the player to act (see `clock.rs`).
-            room.restart_clock(&mut []);
-        }
-        // Rewrite the journal whole (atomically, over the old file, in the current format), so
-        // a torn last line is gone before anything is appended.
-        room.journal();
-    }
-    let handle = RoomHandle { id: room.id, inbox };
-    let waiting = room.phase() == RoomPhase::Waiting;
-    context.registry.insert(handle.clone(), waiting);
-    task::relaunch(room, commands);
-    if let Some(bot) = bot.filter(|_| !over) {
-        bot.spawn(&handle);
-    }
-    Ok(handle)
-}
-
-/// The computer player of a journaled computer room, with its journaled seat token.
-fn bot_of(
-    setup: &Setup,
-    computer: ComputerSeat,
-    context: &RoomContext,
-) -> Result<Bot, RestoreError> {
-    let saved = match computer.colour {
-        Colour::Red => &setup.red,
-        Colour::Yellow => &setup.yellow,
-    };
-    let saved = saved
-        .as_ref()
-        .ok_or_else(|| RestoreError::BadSetup("the computer has no seat".to_owned()))?;
-    let token = SeatToken::from_saved(saved.token.clone());
-    // The choice seed only varies the `random` level; without entropy, the room id will do.
-    let seed = choice_seed().unwrap_or_else(|_| setup.id.as_u64_pair().0);
-    Ok(Bot::new(computer, token, seed, context))
+        computer,
+    })
 }
 
 /// The computer's seat of a journaled computer room.
 fn computer_of(setup: &Setup) -> Result<Option<ComputerSeat>, RestoreError> {
-    let bad = |what: &str| RestoreError::BadSetup(what.to_owned());
     match (setup.mode, &setup.computer) {
         (Mode::Computer, Some(saved)) => Ok(Some(ComputerSeat {
             colour: saved.colour,
@@ -250,83 +246,7 @@ fn seat_of(colour: Colour, saved: &SavedSeat) -> Result<SeatSetup, RestoreError>
     Ok(SeatSetup {
         colour,
         name: PlayerName::parse(&saved.name).unwrap_or_else(|_| PlayerName::lossy(&saved.name)),
-        client_seed: ClientSeed::new(saved.client_seed.clone())
-            .map_err(|_| RestoreError::BadSetup("client seed".to_owned()))?,
+        client_seed: ClientSeed::new(saved.client_seed.clone()).map_err(|_| bad("client seed"))?,
         token: SeatToken::from_saved(saved.token.clone()),
     })
-}
-
-impl Room {
-    /// Puts back what a started game played: the die stream resumed after as many rolls as the
-    /// log holds (undone ones included), the actions replayed (undone ones skipped) with their
-    /// undo points, the event numbers, and the turn clock's strikes.
-    fn put_back(
-        &mut self,
-        actions: Vec<LoggedAction>,
-        clock: SavedClock,
-    ) -> Result<(), RestoreError> {
-        let seed = |colour: Colour| {
-            self.seat(colour)
-                .map(|seat| seat.client_seed.clone())
-                .unwrap_or_default()
-        };
-        let key = GameKey::derive(&self.server_seed, &seed(Colour::Red), &seed(Colour::Yellow));
-        let rolls = actions
-            .iter()
-            .filter(|logged| matches!(logged.action, Action::Roll { .. }))
-            .count() as u64;
-        self.dice = Some(DieStream::resume(key, rolls));
-        let mut event = self.event;
-        for (index, logged) in actions.iter().enumerate() {
-            if logged.undone {
-                continue;
-            }
-            let before = self.game;
-            let events = self
-                .game
-                .apply(logged.action)
-                .map_err(|error| RestoreError::Replay { index, error })?;
-            if !clock.played.contains(&index) {
-                self.remember_for_undo(before, logged.action, index);
-            }
-            let dummy = || Reveal {
-                server_seed: String::new(),
-                commitment: String::new(),
-                red_seed: String::new(),
-                yellow_seed: String::new(),
-            };
-            let produced = wire_events(&events, logged.event, dummy).len() as u64;
-            event = event.max(logged.event + produced.saturating_sub(1));
-        }
-        if let Some(last) = actions.last() {
-            event = event.max(last.event);
-        }
-        self.actions = actions;
-        self.event = event;
-        self.state_event = event;
-        self.clock.strikes = clock.strikes;
-        self.clock.played = clock.played;
-        Ok(())
-    }
-
-    /// Holds the seats of a restored game as if every player had just disconnected (`join.rs`):
-    /// each person's seat for the grace period from now, the computer's never, and in a local
-    /// room, whose one player has nobody to hand the game to, only the colour to act, for the
-    /// idle room TTL.
-    fn hold_seats_after_restart(&mut self) {
-        let now = Instant::now();
-        let to_act = self.game.to_act();
-        let local = self.mode == Mode::Local;
-        let grace = if local {
-            self.context.config.idle_room_ttl()
-        } else {
-            self.context.config.grace()
-        };
-        for colour in Colour::ALL {
-            let held = !self.is_computer(colour) && (!local || colour == to_act);
-            if let Some(seat) = self.seat_mut(colour) {
-                seat.deadline = held.then_some(now + grace);
-            }
-        }
-    }
 }

@@ -1,17 +1,30 @@
 //! Open rooms by id, and which of them wait for players. The lock guards only the map and is
-//! never held across `.await`.
+//! never held across `.await`; the number of open rooms is also published on a channel, so a
+//! shutdown waits for the last room to close without polling.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
+use tokio::sync::watch;
 use uuid::Uuid;
 
-use crate::room::RoomHandle;
+use super::handle::RoomHandle;
 
 /// The rooms that are open now.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Registry {
     rooms: Mutex<Rooms>,
+    /// How many rooms are open.
+    open: watch::Sender<usize>,
+}
+
+impl Default for Registry {
+    fn default() -> Registry {
+        Registry {
+            rooms: Mutex::default(),
+            open: watch::Sender::new(0),
+        }
+    }
 }
 
 #[derive(Debug, Default)]
@@ -38,6 +51,7 @@ impl Registry {
             rooms.waiting.insert(room.id);
         }
         rooms.open.insert(room.id, room);
+        self.open.send_replace(rooms.open.len());
     }
 
     /// The game of room `id` started: it waits no more.
@@ -55,6 +69,14 @@ impl Registry {
         let mut rooms = self.lock();
         rooms.open.remove(&id);
         rooms.waiting.remove(&id);
+        self.open.send_replace(rooms.open.len());
+    }
+
+    /// Waits until no room is open.
+    pub async fn closed(&self) {
+        let mut open = self.open.subscribe();
+        // The sender lives as long as `self`, so this cannot fail.
+        let _ = open.wait_for(|count| *count == 0).await;
     }
 
     /// How many rooms are open.

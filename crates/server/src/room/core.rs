@@ -1,0 +1,239 @@
+//! The room itself: its parts, how it looks from outside, and the one way its events go out.
+//!
+//! A room is made of parts that each own their state: the [`Seats`] (who sits where, the
+//! connections), the [`Timeline`] (the game, the dice, the action log, the event numbers), the
+//! turn [`Clock`], the [`Assist`] of computer and local rooms (hints, undo), the [`Social`] side
+//! of online rooms (quick messages, rematch) and the journal [`Writer`]. The room routes each
+//! client message to the part it concerns (`play.rs`, `join.rs`) and sends what comes back.
+//! Every numbered event goes out through [`Room::publish`]: journaled first, then sent to every
+//! joined connection, so a restart never forgets an event anyone saw.
+
+use aeroplane_dice::SCHEME;
+use aeroplane_protocol::api::RoomStatus;
+use aeroplane_protocol::error::CloseCode;
+use aeroplane_protocol::record::{Mode, ResultRecord};
+use aeroplane_protocol::server::ServerMessage;
+use aeroplane_protocol::snapshot::{ComputerView, FairnessView, RoomPhase, Snapshot};
+use aeroplane_rules::{Action, Colour};
+use tokio::time::Instant;
+use uuid::Uuid;
+
+use super::RoomContext;
+use super::assist::Assist;
+use super::bot::BOT_CONN;
+use super::clock::Clock;
+use super::handle::ConnId;
+use super::journal::{JournalState, SavedComputer, SavedSeat, Setup, VERSION, Writer};
+use super::seats::{Joined, Seats};
+use super::social::Social;
+use super::timeline::Timeline;
+use crate::metrics::RoomView;
+use crate::outgoing::{SendError, encode};
+
+/// Everything a room owns.
+pub(super) struct Room {
+    /// The room id.
+    pub(super) id: Uuid,
+    /// Online, computer or local.
+    pub(super) mode: Mode,
+    /// What the room shares with the server.
+    pub(super) context: RoomContext,
+    /// Who sits where, and the connections.
+    pub(super) seats: Seats,
+    /// The game and everything numbered about it.
+    pub(super) timeline: Timeline,
+    /// The turn clock and the strikes it counted.
+    pub(super) clock: Clock,
+    /// The computer's seat, hints and the undo history (computer and local rooms).
+    pub(super) assist: Assist,
+    /// Quick messages and the rematch (online rooms).
+    pub(super) social: Social,
+    /// The room's journal.
+    pub(super) journal: Writer,
+    /// When the room closes by itself (finished, or idle with nobody there).
+    pub(super) retire_at: Option<Instant>,
+}
+
+impl Room {
+    /// Waiting, playing or over.
+    pub(super) fn phase(&self) -> RoomPhase {
+        self.timeline.phase()
+    }
+
+    /// Whether the game is being played now.
+    pub(super) fn is_live(&self) -> bool {
+        self.timeline.is_live()
+    }
+
+    /// Whether `colour`'s seat is the computer's.
+    pub(super) fn is_computer(&self, colour: Colour) -> bool {
+        self.assist.is_computer(colour)
+    }
+
+    /// The whole room as a client should see it now.
+    pub(super) fn snapshot(&self) -> Snapshot {
+        let started = self.timeline.has_started();
+        let game = *self.timeline.game();
+        let over = game.is_over();
+        let seed = |colour| self.seats.client_seed(colour).as_str().to_owned();
+        Snapshot {
+            room_id: self.id,
+            mode: self.mode,
+            phase: self.phase(),
+            event: self.timeline.event(),
+            game,
+            notation: (!over).then(|| game.to_string()),
+            seats: self.seats.views(self.is_live()),
+            fairness: FairnessView {
+                scheme: SCHEME.to_owned(),
+                commitment: self.timeline.commitment().to_string(),
+                red_seed: started.then(|| seed(Colour::Red)),
+                yellow_seed: started.then(|| seed(Colour::Yellow)),
+                server_seed: over.then(|| self.timeline.server_seed().to_hex()),
+            },
+            result: game.outcome().map(|outcome| ResultRecord {
+                winner: outcome.winner,
+                reason: outcome.reason,
+            }),
+            computer: self.assist.computer().map(|computer| ComputerView {
+                colour: computer.colour,
+                level: computer.level.as_str().to_owned(),
+            }),
+            clock: self.clock.view(self.context.config.max_strikes),
+            spectators: self.seats.spectator_count(),
+        }
+    }
+
+    /// The public status for the HTTP API.
+    pub(super) fn status(&self) -> RoomStatus {
+        RoomStatus {
+            id: self.id,
+            mode: self.mode,
+            phase: self.phase(),
+            seats: self.seats.views(self.is_live()),
+            spectators: self.seats.spectator_count(),
+            event: self.timeline.event(),
+        }
+    }
+
+    /// Journals what the room gained, then sends these numbered events (and any unnumbered
+    /// message among them) to every joined connection, in order.
+    pub(super) fn publish(&mut self, messages: &[ServerMessage]) {
+        self.journal_now();
+        self.broadcast(messages);
+    }
+
+    /// Sends messages to every joined connection, in order, dropping a connection that cannot
+    /// take them. Room events must come through [`Room::publish`].
+    pub(super) fn broadcast(&mut self, messages: &[ServerMessage]) {
+        let mut dropped: Vec<(ConnId, SendError)> = Vec::new();
+        for message in messages {
+            self.seats.send_all(&encode(message), &mut dropped);
+        }
+        for (conn, error) in dropped {
+            self.drop_conn(conn, error);
+        }
+    }
+
+    /// Sends one answer to one connection.
+    pub(super) fn reply(&mut self, conn: ConnId, message: &ServerMessage) {
+        if let Err(error) = self.seats.send(conn, message) {
+            self.drop_conn(conn, error);
+        }
+    }
+
+    /// Drops a connection that is too slow or gone.
+    fn drop_conn(&mut self, conn: ConnId, error: SendError) {
+        tracing::info!(conn, error = %error, "dropping a connection");
+        self.seats.close(conn, CloseCode::TooSlow);
+        self.disconnect(conn);
+    }
+
+    /// Brings the room's journal up to date (see `journal`).
+    pub(super) fn journal_now(&mut self) {
+        let state = JournalState {
+            actions: self.timeline.actions(),
+            can_undo: self.mode != Mode::Online,
+            clock: self.clock.saved(),
+            over: self.timeline.game().is_over(),
+        };
+        let setup = || {
+            Room::setup(
+                self.id,
+                self.mode,
+                &self.timeline,
+                &self.seats,
+                &self.assist,
+                &self.clock,
+            )
+        };
+        self.journal.update(&state, setup);
+    }
+
+    /// The journal's setup entry for the room as it is now (from the parts, so that the journal
+    /// writer, another part, can be updated meanwhile).
+    fn setup(
+        id: Uuid,
+        mode: Mode,
+        timeline: &Timeline,
+        seats: &Seats,
+        assist: &Assist,
+        clock: &Clock,
+    ) -> Setup {
+        let seat = |colour: Colour| {
+            seats.get(colour).map(|seat| SavedSeat {
+                name: seat.name.to_string(),
+                token: seat.token.as_str().to_owned(),
+                client_seed: seat.client_seed.as_str().to_owned(),
+            })
+        };
+        Setup {
+            version: VERSION,
+            id,
+            mode,
+            created_at: timeline.created_at(),
+            started_at: timeline.started_at(),
+            server_seed: timeline.server_seed().to_hex(),
+            commitment: timeline.commitment().to_string(),
+            red: seat(Colour::Red),
+            yellow: seat(Colour::Yellow),
+            computer: assist.computer().map(|computer| SavedComputer {
+                colour: computer.colour,
+                level: computer.level.as_str().to_owned(),
+            }),
+            turn_clock_ms: clock.length_ms(),
+        }
+    }
+
+    /// What the metrics follow of this room now.
+    pub(super) fn view(&self) -> RoomView {
+        let people = |wanted: fn(Joined) -> bool| self.seats.count_except(BOT_CONN, wanted);
+        RoomView {
+            phase: Some(self.phase()),
+            players: people(|role| matches!(role, Joined::Player(_))),
+            spectators: people(|role| role == Joined::Spectator),
+            actions: self.timeline.actions().len(),
+            ended: self
+                .timeline
+                .game()
+                .outcome()
+                .map(|outcome| outcome.reason.as_str()),
+        }
+    }
+
+    /// Journals and counts what changed since `before`.
+    pub(super) fn account(&mut self, before: RoomView) {
+        self.journal_now();
+        let after = self.view();
+        if after != before {
+            let new: Vec<Action> = self
+                .timeline
+                .actions()
+                .iter()
+                .skip(before.actions)
+                .map(|logged| logged.action)
+                .collect();
+            crate::metrics::room_changed(self.mode, before, after, &new);
+        }
+    }
+}

@@ -1,0 +1,52 @@
+//! How the rest of the server reaches a room: its id, its inbox and what the inbox carries.
+//!
+//! Kept apart from the room's parts so that the registry, the WebSocket connections and the HTTP
+//! handlers depend on this small module only.
+
+use aeroplane_protocol::api::RoomStatus;
+use aeroplane_protocol::client::ClientMessage;
+use tokio::sync::{mpsc, oneshot};
+use uuid::Uuid;
+
+use crate::outgoing::Outbox;
+
+/// Identifies one WebSocket connection for the lifetime of the process.
+pub type ConnId = u64;
+
+/// What a room's inbox carries.
+#[derive(Debug)]
+pub enum RoomCommand {
+    /// A WebSocket connected to the room (it has not joined yet).
+    Connect {
+        /// The connection.
+        conn: ConnId,
+        /// How to reach it.
+        outbox: Outbox,
+    },
+    /// A decoded message from a connection.
+    Message {
+        /// The connection.
+        conn: ConnId,
+        /// The message.
+        message: ClientMessage,
+    },
+    /// A connection went away.
+    Disconnect {
+        /// The connection.
+        conn: ConnId,
+    },
+    /// The HTTP API asks for the room's public status.
+    Status {
+        /// Where to answer.
+        reply: oneshot::Sender<RoomStatus>,
+    },
+}
+
+/// How to reach an open room.
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    /// The room id.
+    pub id: Uuid,
+    /// The room's inbox.
+    pub inbox: mpsc::Sender<RoomCommand>,
+}

@@ -1,0 +1,237 @@
+//! The file journal store: one `<id>.jsonl` file per room in one directory, one JSON entry per
+//! line.
+//!
+//! A journal file is not held open: each write opens it for appending and closes it again, so a
+//! thousand idle rooms hold no file descriptors (one client opening rooms must never bring the
+//! server to its descriptor limit, issue 20). A rewrite goes to a temporary file renamed over the
+//! old one, so a killed process never leaves half a setup behind.
+//!
+//! Nothing here waits for the disk on a room's task: two `fsync`s per new game stalled every
+//! room sharing the runtime's thread (the open-loop benchmark's p99.9 of docs/benchmarks.md).
+//! Instead every write marks the store dirty, and [`FileJournals::sync`] (every
+//! `--journal-sync-ms`, and at shutdown) forces the journals to disk: on Linux with one
+//! `syncfs(2)` of their file system, however many rooms are live (a `fdatasync` per journal cost
+//! a device cache flush each and about 5% of the server's CPU per action with a thousand rooms);
+//! elsewhere file by file. A machine crash can lose at most `--journal-sync-ms` of play.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use futures_util::future::{BoxFuture, FutureExt};
+use uuid::Uuid;
+
+use super::{JournalStore, Line, Loaded, RoomJournal};
+
+/// The journals of every live game of this server, as files in one directory.
+#[derive(Debug)]
+pub struct FileJournals {
+    dir: PathBuf,
+    /// The directory itself, open: on Linux one `syncfs(2)` through it forces every journal to
+    /// disk at once.
+    dir_handle: File,
+    /// Whether any journal was written since the last sync; shared with every room's journal,
+    /// which only ever sets it (no lock).
+    dirty: Arc<AtomicBool>,
+}
+
+impl FileJournals {
+    /// Journals kept in `dir` (created if missing, readable by the server's user only).
+    pub fn open(dir: PathBuf) -> io::Result<Arc<FileJournals>> {
+        aeroplane_store::private::create_dir_all(&dir)?;
+        let dir_handle = File::open(&dir)?;
+        Ok(Arc::new(FileJournals {
+            dir,
+            dir_handle,
+            dirty: Arc::new(AtomicBool::new(false)),
+        }))
+    }
+
+    /// The directory of the journal files.
+    pub fn directory(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Syncs dirty journals every `interval`, for as long as the store exists.
+    pub fn sync_periodically(self: &Arc<FileJournals>, interval: Duration) {
+        let journals = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(interval);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                let Some(journals) = journals.upgrade() else {
+                    return;
+                };
+                journals.sync(false).await;
+            }
+        });
+    }
+
+    fn journal(&self, path: PathBuf) -> FileJournal {
+        FileJournal {
+            path,
+            dir: self.dir.clone(),
+            dirty: self.dirty.clone(),
+        }
+    }
+
+    /// What to hand `force_to_disk`: the directory on Linux, every journal file elsewhere.
+    fn sync_handles(&self) -> io::Result<Vec<File>> {
+        if cfg!(target_os = "linux") {
+            return Ok(vec![self.dir_handle.try_clone()?]);
+        }
+        let mut handles = Vec::new();
+        for entry in fs::read_dir(&self.dir)?.flatten() {
+            if entry.file_name().to_string_lossy().ends_with(".jsonl") {
+                handles.extend(File::open(entry.path()).ok());
+            }
+        }
+        Ok(handles)
+    }
+}
+
+impl JournalStore for FileJournals {
+    fn create(&self, id: Uuid, entries: &[Line]) -> io::Result<Box<dyn RoomJournal>> {
+        let mut journal = self.journal(self.dir.join(format!("{id}.jsonl")));
+        journal.rewrite(entries)?;
+        Ok(Box::new(journal))
+    }
+
+    fn load_all(&self) -> Vec<Loaded> {
+        let entries = match fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            Err(error) => {
+                tracing::error!(%error, dir = %self.dir.display(), "cannot read the journal directory");
+                return Vec::new();
+            }
+        };
+        let mut loaded = Vec::new();
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".jsonl.tmp") {
+                // A rewrite that a killed process never renamed: the old file still stands.
+                let _ = fs::remove_file(&path);
+                continue;
+            }
+            if !name.ends_with(".jsonl") {
+                continue;
+            }
+            loaded.push(Loaded {
+                name: path.display().to_string(),
+                entries: read_entries(&path),
+                journal: Box::new(self.journal(path)),
+            });
+        }
+        loaded
+    }
+
+    fn sync(&self, all: bool) -> BoxFuture<'_, ()> {
+        async move {
+            if !self.dirty.swap(false, Ordering::AcqRel) && !all {
+                return;
+            }
+            let handles = match self.sync_handles() {
+                Ok(handles) => handles,
+                Err(error) => {
+                    tracing::error!(%error, "cannot open the journals to sync them");
+                    return;
+                }
+            };
+            let synced =
+                tokio::task::spawn_blocking(move || handles.iter().try_for_each(force_to_disk));
+            if let Ok(Err(error)) = synced.await {
+                tracing::error!(%error, "cannot sync the journals");
+            }
+        }
+        .boxed()
+    }
+}
+
+/// Reads a journal's entries; a torn last line (a process killed mid-write) is ignored with
+/// everything after it, since everything before it stands.
+fn read_entries(path: &Path) -> io::Result<Vec<Line>> {
+    let reader = BufReader::new(File::open(path)?);
+    let mut entries = Vec::new();
+    for (number, text) in reader.lines().enumerate() {
+        let text = text?;
+        if text.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<Line>(&text) {
+            Ok(entry) => entries.push(entry),
+            Err(error) => {
+                tracing::warn!(%error, line = number + 1, file = %path.display(), "journal ends in an unreadable line; ignoring it and what follows");
+                break;
+            }
+        }
+    }
+    Ok(entries)
+}
+
+/// One room's journal file.
+#[derive(Debug)]
+struct FileJournal {
+    path: PathBuf,
+    dir: PathBuf,
+    dirty: Arc<AtomicBool>,
+}
+
+impl RoomJournal for FileJournal {
+    fn append(&mut self, entries: &[Line]) -> io::Result<()> {
+        OpenOptions::new()
+            .append(true)
+            .open(&self.path)?
+            .write_all(text_of(entries).as_bytes())?;
+        self.dirty.store(true, Ordering::Release);
+        Ok(())
+    }
+
+    fn rewrite(&mut self, entries: &[Line]) -> io::Result<()> {
+        let name = self.path.file_name().unwrap_or_default().to_string_lossy();
+        let temporary = self.dir.join(format!("{name}.tmp"));
+        let mut file = aeroplane_store::private::create_file(&temporary)?;
+        file.write_all(text_of(entries).as_bytes())?;
+        drop(file);
+        fs::rename(&temporary, &self.path)?;
+        self.dirty.store(true, Ordering::Release);
+        Ok(())
+    }
+
+    fn delete(self: Box<Self>) -> io::Result<()> {
+        match fs::remove_file(&self.path) {
+            Err(error) if error.kind() != io::ErrorKind::NotFound => Err(error),
+            _ => Ok(()),
+        }
+    }
+
+    fn set_aside(self: Box<Self>) -> io::Result<()> {
+        fs::rename(&self.path, self.path.with_extension("jsonl.broken"))
+    }
+}
+
+/// Entries as JSON lines.
+fn text_of(entries: &[Line]) -> String {
+    let mut text = String::new();
+    for entry in entries {
+        text.push_str(&serde_json::to_string(entry).expect("journal entries encode"));
+        text.push('\n');
+    }
+    text
+}
+
+/// Forces the journals to disk: `syncfs(2)` through the directory's handle.
+#[cfg(target_os = "linux")]
+fn force_to_disk(directory: &File) -> io::Result<()> {
+    rustix::fs::syncfs(directory).map_err(io::Error::from)
+}
+
+/// Forces one journal file to disk.
+#[cfg(not(target_os = "linux"))]
+fn force_to_disk(file: &File) -> io::Result<()> {
+    file.sync_data()
+}

@@ -1,0 +1,102 @@
+//! The journal of an open room: what a restart needs to bring the room and its game back
+//! exactly.
+//!
+//! Each open room whose game is not over (online, computer and local rooms alike, waiting for
+//! players or playing) owns a journal: a list of entries ([`Line`]) kept by a [`JournalStore`].
+//! The room writes it through its [`Writer`], which knows what the journal holds and adds only
+//! what changed; the store only appends, rewrites, deletes, syncs and loads. The file store
+//! ([`FileJournals`], `file.rs`) keeps each journal as `<data_dir>/rooms/<room id>.jsonl`, one
+//! JSON entry per line; another store (a stream on a message broker) plugs in behind the same
+//! two traits without touching the room. No lock is shared by rooms around I/O: each room writes
+//! its own journal from its own task.
+//!
+//! The first entry is the setup: the mode, the seats taken so far with names, tokens and client seeds (a local room's
+//! one player holds both seats with one token), the server seed and its commitment, when the
+//! room was created and (once it has) the game started, the computer's colour and level in a
+//! computer room, and the turn clock's length if the room has one. While the room waits for
+//! players, the setup is rewritten whole (atomically) whenever a seat is taken and when the game
+//! starts, so the invite link and the seat token of a waiting player work after a restart too;
+//! a waiting room that closes unplayed deletes its journal. Every further entry is one accepted
+//! action (the same [`LoggedAction`] the game record keeps), the list of undone events after an
+//! undo, or the turn clock's strikes and the actions it played, whenever those change. An
+//! action's entry is written (in the file store by `write(2)`, no fsync) before its events are
+//! sent, so a killed process loses nothing that anyone saw; the journals are
+//! synced to disk (on Linux by one `syncfs(2)` for all of them) every `--journal-sync-ms` and at
+//! shutdown, so a machine crash loses at most that much play.
+//!
+//! At start, [`restore_all`] rebuilds every journaled room (`journal/restore.rs`): the actions are
+//! replayed through the rules crate and the die stream is resumed after as many rolls as the log
+//! holds, so the position, a pending roll, the dice stream and the fairness seeds are those of
+//! before. The undo history is rebuilt from the same log: every plane choice that stands and that
+//! undo may take back (not the computer's, not one the turn clock played) is a point to go back
+//! to, exactly the points the room had before. A computer room's bot is started again and rejoins
+//! its seat with its token. The turn clock runs again with its strikes, the player to act getting
+//! a full decision time from the restore. The seats are held from the restart as if everyone had
+//! just disconnected. Event numbers continue from the last journaled game event (presence and
+//! `undone` events are not journaled); clients take their numbering from the snapshot they get
+//! when they rejoin. A journal whose game is over is turned into its record and handed to the
+//! outbox. The journal is deleted once the finished game's record is in the outbox (the room
+//! hands its journal to the task that puts the record there).
+//!
+//! The format is versioned by the setup's `version`: version 1 (online rooms only) has no
+//! computer, clock length or clock lines, and still restores; version 2 has both seats and the
+//! start time always (started games only); this server writes version 3, in which a waiting
+//! room's setup lacks the seats not yet taken and the start time, and rewrites a restored
+//! journal in it.
+
+mod file;
+mod format;
+mod restore;
+mod writer;
+
+use std::fmt::Debug;
+use std::io;
+
+use futures_util::future::BoxFuture;
+use uuid::Uuid;
+
+pub use file::FileJournals;
+pub use format::{Line, SavedClock, SavedComputer, SavedSeat, Setup, VERSION};
+pub use restore::restore_all;
+pub(super) use writer::{JournalState, Writer};
+
+/// Where rooms' journals are kept: the file directory today, a broker's streams tomorrow.
+pub trait JournalStore: Send + Sync + Debug {
+    /// Starts the journal of room `id` with `entries`, replacing any journal of that id as one
+    /// step (a reader never sees half of it).
+    fn create(&self, id: Uuid, entries: &[Line]) -> io::Result<Box<dyn RoomJournal>>;
+
+    /// Every journal a previous run left, read up to its first unreadable entry (a torn write).
+    fn load_all(&self) -> Vec<Loaded>;
+
+    /// Forces what was written since the last sync to durable storage (`all`: everything).
+    fn sync(&self, all: bool) -> BoxFuture<'_, ()>;
+}
+
+/// One room's journal, owned by the room (and, once its game is over, by the task that puts
+/// the game's record in the outbox).
+pub trait RoomJournal: Send + Debug {
+    /// Adds entries at the end.
+    fn append(&mut self, entries: &[Line]) -> io::Result<()>;
+
+    /// Replaces every entry with `entries`, as one step.
+    fn rewrite(&mut self, entries: &[Line]) -> io::Result<()>;
+
+    /// Deletes the journal (its game is in the outbox, or it closed unplayed).
+    fn delete(self: Box<Self>) -> io::Result<()>;
+
+    /// Keeps the journal out of the way of every later start (it cannot be restored), where an
+    /// operator can still read it.
+    fn set_aside(self: Box<Self>) -> io::Result<()>;
+}
+
+/// A journal found at start.
+#[derive(Debug)]
+pub struct Loaded {
+    /// Where it was found, for the logs.
+    pub name: String,
+    /// Its entries, or why they cannot be read.
+    pub entries: io::Result<Vec<Line>>,
+    /// The journal, to go on writing it or to set it aside.
+    pub journal: Box<dyn RoomJournal>,
+}

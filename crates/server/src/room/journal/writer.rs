@@ -1,0 +1,197 @@
+//! A room's side of its journal: what the journal holds, and the entries that bring it up to
+//! date with the room.
+
+use std::sync::Arc;
+
+use aeroplane_protocol::record::LoggedAction;
+use uuid::Uuid;
+
+use super::{JournalStore, Line, RoomJournal, SavedClock, Setup};
+
+/// What a room's journal must hold now, borrowed from the room's parts.
+#[derive(Debug)]
+pub(in crate::room) struct JournalState<'a> {
+    /// The action log, undone actions marked.
+    pub(in crate::room) actions: &'a [LoggedAction],
+    /// Whether the room can undo (its log is scanned for undone actions only then).
+    pub(in crate::room) can_undo: bool,
+    /// The turn clock's count.
+    pub(in crate::room) clock: SavedClock,
+    /// Whether the game is over (a journal is never started for a finished game).
+    pub(in crate::room) over: bool,
+}
+
+/// How much of a room a journal holds, so the next write adds only what changed.
+#[derive(Debug, Default)]
+struct Written {
+    /// How many actions of the room's log are written.
+    actions: usize,
+    /// The undone events last written.
+    undone: Vec<u64>,
+    /// The clock's count last written.
+    clock: SavedClock,
+}
+
+impl Written {
+    /// The entries that bring a journal holding `self` up to `state`, and what it holds then.
+    fn entries_for(&self, state: &JournalState<'_>) -> (Vec<Line>, Written) {
+        let mut entries = Vec::new();
+        // The clock's entry goes before the actions it may name, so that a write torn by a
+        // crash never leaves an action the clock played looking like the player's own.
+        if state.clock != self.clock {
+            entries.push(Line::Clock(state.clock.clone()));
+        }
+        for logged in state.actions.iter().skip(self.actions) {
+            entries.push(Line::Action(*logged));
+        }
+        // Only computer and local rooms can undo: an online game's log is not scanned on every
+        // action (it was about 1% of the server's CPU per action under load).
+        let undone = if state.can_undo {
+            undone_events(state.actions)
+        } else {
+            Vec::new()
+        };
+        if undone != self.undone {
+            entries.push(Line::Undone(undone.clone()));
+        }
+        let written = Written {
+            actions: state.actions.len(),
+            undone,
+            clock: state.clock.clone(),
+        };
+        (entries, written)
+    }
+}
+
+fn undone_events(actions: &[LoggedAction]) -> Vec<u64> {
+    actions
+        .iter()
+        .filter(|logged| logged.undone)
+        .map(|logged| logged.event)
+        .collect()
+}
+
+/// A room's journal and what it holds.
+#[derive(Debug)]
+pub(in crate::room) struct Writer {
+    store: Arc<dyn JournalStore>,
+    id: Uuid,
+    /// The journal, once started; `None` before, and after it was handed off or deleted.
+    journal: Option<Box<dyn RoomJournal>>,
+    /// The setup, while it is a waiting room's: the journal is rewritten when it changes.
+    waiting_setup: Option<Setup>,
+    /// Whether the next update rewrites the journal whole (a journal resumed at start).
+    rewrite_pending: bool,
+    /// Whether updates wait (a journal resumed at start, until its room is rebuilt).
+    suspended: bool,
+    written: Written,
+}
+
+impl Writer {
+    /// The writer of room `id`'s journal, not started yet.
+    pub(in crate::room) fn new(store: Arc<dyn JournalStore>, id: Uuid) -> Writer {
+        Writer {
+            store,
+            id,
+            journal: None,
+            waiting_setup: None,
+            rewrite_pending: false,
+            suspended: false,
+            written: Written::default(),
+        }
+    }
+
+    /// The writer of a journal found at start. It writes nothing until [`Writer::resume`] (the
+    /// room is being rebuilt from it), then rewrites it whole at the next update (so a torn last
+    /// entry is gone before anything is appended, and the format is this server's).
+    pub(in crate::room) fn resumed(
+        store: Arc<dyn JournalStore>,
+        id: Uuid,
+        journal: Box<dyn RoomJournal>,
+    ) -> Writer {
+        let mut writer = Writer::new(store, id);
+        writer.journal = Some(journal);
+        writer.rewrite_pending = true;
+        writer.suspended = true;
+        writer
+    }
+
+    /// Lets a resumed journal be written again.
+    pub(in crate::room) fn resume(&mut self) {
+        self.suspended = false;
+    }
+
+    /// Brings the journal up to date with `state`: starts it for a new room, rewrites it whole
+    /// when a waiting room's `setup` changed (a seat taken, the game started) or after a
+    /// restore, and otherwise appends what the room gained. Failures are logged and counted;
+    /// the game goes on without its journal.
+    pub(in crate::room) fn update(
+        &mut self,
+        state: &JournalState<'_>,
+        setup: impl FnOnce() -> Setup,
+    ) {
+        if let Err(error) = self.try_update(state, setup) {
+            crate::telemetry::journal_write_failed();
+            tracing::error!(%error, "cannot write the room's journal; a restart would lose it");
+        }
+    }
+
+    fn try_update(
+        &mut self,
+        state: &JournalState<'_>,
+        setup: impl FnOnce() -> Setup,
+    ) -> std::io::Result<()> {
+        if self.suspended || (self.journal.is_none() && state.over) {
+            return Ok(());
+        }
+        let may_rewrite =
+            self.journal.is_none() || self.rewrite_pending || self.waiting_setup.is_some();
+        if !may_rewrite {
+            return self.append(state);
+        }
+        let setup = setup();
+        let same = self.journal.is_some() && self.waiting_setup.as_ref() == Some(&setup);
+        if same && !self.rewrite_pending {
+            return self.append(state);
+        }
+        let (gained, written) = Written::default().entries_for(state);
+        let mut entries = vec![Line::Setup(Box::new(setup.clone()))];
+        entries.extend(gained);
+        match &mut self.journal {
+            Some(journal) => journal.rewrite(&entries)?,
+            None => self.journal = Some(self.store.create(self.id, &entries)?),
+        }
+        self.waiting_setup = setup.started_at.is_none().then_some(setup);
+        self.rewrite_pending = false;
+        self.written = written;
+        Ok(())
+    }
+
+    fn append(&mut self, state: &JournalState<'_>) -> std::io::Result<()> {
+        let Some(journal) = &mut self.journal else {
+            return Ok(());
+        };
+        let (entries, written) = self.written.entries_for(state);
+        if entries.is_empty() {
+            return Ok(());
+        }
+        journal.append(&entries)?;
+        self.written = written;
+        Ok(())
+    }
+
+    /// Hands the journal over (to the task that puts the finished game's record in the outbox,
+    /// which deletes it then); the room writes no more.
+    pub(in crate::room) fn hand_off(&mut self) -> Option<Box<dyn RoomJournal>> {
+        self.journal.take()
+    }
+
+    /// Deletes the journal (a room closing unplayed).
+    pub(in crate::room) fn delete(&mut self) {
+        if let Some(journal) = self.journal.take()
+            && let Err(error) = journal.delete()
+        {
+            tracing::warn!(%error, room_id = %self.id, "cannot delete a journal");
+        }
+    }
+}

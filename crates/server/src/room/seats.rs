@@ -1,0 +1,408 @@
+//! Who sits where and who is connected: the seats by colour and the room's connections.
+//!
+//! A seat belongs to a colour of the game and is keyed by it (not by position in an array), so
+//! a room of more players needs no new shape. A connection joins as a player (taking a free seat,
+//! or reclaiming one with its token) or as a spectator; the one player of a local room holds
+//! every seat with one token and acts for whichever colour is to act. This part decides joining
+//! and leaving and says which seats connected or disconnected; the room turns that into
+//! presence events. It also holds the connections' outboxes, so it is where frames are sent.
+
+use std::collections::{BTreeMap, HashMap};
+
+use aeroplane_dice::ClientSeed;
+use aeroplane_protocol::client::{Join, Role};
+use aeroplane_protocol::error::{CloseCode, ErrorCode};
+use aeroplane_protocol::name::PlayerName;
+use aeroplane_protocol::server::ServerMessage;
+use aeroplane_protocol::snapshot::{SeatView, Seats as SeatViews};
+use aeroplane_rules::Colour;
+use axum::extract::ws::Utf8Bytes;
+use tokio::time::Instant;
+
+use super::handle::ConnId;
+use super::timeline::Refusal;
+use crate::outgoing::{Outbox, SendError};
+use crate::token::SeatToken;
+
+/// One taken seat.
+#[derive(Debug)]
+pub(super) struct Seat {
+    /// The player's display name.
+    pub(super) name: PlayerName,
+    /// What the player presents to reclaim the seat.
+    pub(super) token: SeatToken,
+    /// The player's dice seed.
+    pub(super) client_seed: ClientSeed,
+    /// The seat's live connection, if any.
+    pub(super) conn: Option<ConnId>,
+    /// When the seat is forfeited if its player is still away (only while the game is live).
+    pub(super) deadline: Option<Instant>,
+}
+
+impl Seat {
+    /// A seat taken by a player who has not connected yet.
+    pub(super) fn new(name: PlayerName, token: SeatToken, client_seed: ClientSeed) -> Seat {
+        Seat {
+            name,
+            token,
+            client_seed,
+            conn: None,
+            deadline: None,
+        }
+    }
+}
+
+/// What a joined connection is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Joined {
+    /// A player; in a local room the one player, joined through Red's seat.
+    Player(Colour),
+    /// A spectator.
+    Spectator,
+}
+
+impl Joined {
+    /// The wire role.
+    pub(super) fn wire_role(self) -> Role {
+        match self {
+            Joined::Player(_) => Role::Player,
+            Joined::Spectator => Role::Spectator,
+        }
+    }
+}
+
+/// One connection in the room.
+#[derive(Debug)]
+struct Conn {
+    outbox: Outbox,
+    /// `None` until the connection has joined.
+    role: Option<Joined>,
+}
+
+/// The seats by colour and the connections.
+#[derive(Debug)]
+pub(super) struct Seats {
+    seats: BTreeMap<Colour, Seat>,
+    conns: HashMap<ConnId, Conn>,
+    /// Whether one player holds every seat (a local room).
+    shared: bool,
+}
+
+impl Seats {
+    /// No seat taken yet; `shared` for a local room, whose one player holds every seat.
+    pub(super) fn new(shared: bool) -> Seats {
+        Seats {
+            seats: BTreeMap::new(),
+            conns: HashMap::new(),
+            shared,
+        }
+    }
+
+    /// The seat of `colour`.
+    pub(super) fn get(&self, colour: Colour) -> Option<&Seat> {
+        self.seats.get(&colour)
+    }
+
+    /// Seats `colour` (a seat taken in advance, or restored).
+    pub(super) fn put(&mut self, colour: Colour, seat: Seat) {
+        self.seats.insert(colour, seat);
+    }
+
+    /// Whether every colour of the game has its seat.
+    pub(super) fn all_taken(&self) -> bool {
+        Colour::ALL
+            .iter()
+            .all(|colour| self.seats.contains_key(colour))
+    }
+
+    /// Every taken seat, by colour.
+    pub(super) fn iter_mut(&mut self) -> impl Iterator<Item = (Colour, &mut Seat)> {
+        self.seats.iter_mut().map(|(colour, seat)| (*colour, seat))
+    }
+
+    /// The client seed of `colour` (empty for a seat never taken).
+    pub(super) fn client_seed(&self, colour: Colour) -> ClientSeed {
+        self.get(colour)
+            .map(|seat| seat.client_seed.clone())
+            .unwrap_or_default()
+    }
+
+    /// The display name of `colour`'s seat (empty for a seat never taken).
+    pub(super) fn name(&self, colour: Colour) -> String {
+        self.get(colour)
+            .map(|seat| seat.name.to_string())
+            .unwrap_or_default()
+    }
+
+    /// The seats as snapshots show them; a grace period is shown while `live`.
+    pub(super) fn views(&self, live: bool) -> SeatViews {
+        let now = Instant::now();
+        let view = |colour: Colour| {
+            self.get(colour).map(|seat| SeatView {
+                name: seat.name.to_string(),
+                connected: seat.conn.is_some(),
+                grace_ms: seat
+                    .deadline
+                    .filter(|_| live && seat.conn.is_none())
+                    .map(|deadline| millis(deadline.saturating_duration_since(now))),
+            })
+        };
+        SeatViews {
+            red: view(Colour::Red),
+            yellow: view(Colour::Yellow),
+        }
+    }
+
+    /// The role a connection joined with.
+    pub(super) fn role_of(&self, conn: ConnId) -> Option<Joined> {
+        self.conns.get(&conn).and_then(|conn| conn.role)
+    }
+
+    /// How many connections watch the room.
+    pub(super) fn spectator_count(&self) -> u32 {
+        u32::try_from(self.count(|role| role == Joined::Spectator)).unwrap_or(u32::MAX)
+    }
+
+    /// How many joined connections, other than `except`, have a role that `wanted` accepts.
+    pub(super) fn count_except(&self, except: ConnId, wanted: impl Fn(Joined) -> bool) -> usize {
+        self.conns
+            .iter()
+            .filter(|(id, conn)| **id != except && conn.role.is_some_and(&wanted))
+            .count()
+    }
+
+    fn count(&self, wanted: impl Fn(Joined) -> bool) -> usize {
+        self.conns
+            .values()
+            .filter(|conn| conn.role.is_some_and(&wanted))
+            .count()
+    }
+
+    /// The colours a joined connection plays: every colour for the player of a local room (who
+    /// joins as Red's seat and acts for whichever colour is to act), one for any other player.
+    pub(super) fn colours_of(&self, joined: Joined) -> Vec<Colour> {
+        match joined {
+            Joined::Player(_) if self.shared => Colour::ALL.to_vec(),
+            Joined::Player(colour) => vec![colour],
+            Joined::Spectator => Vec::new(),
+        }
+    }
+
+    /// A WebSocket connected; it receives nothing until it joins.
+    pub(super) fn connect(&mut self, conn: ConnId, outbox: Outbox) {
+        self.conns.insert(conn, Conn { outbox, role: None });
+    }
+
+    /// Admits one more spectator, unless the room has `max` already.
+    pub(super) fn admit_spectator(&self, max: usize) -> Result<Joined, Refusal> {
+        if self.count(|role| role == Joined::Spectator) >= max {
+            let message = format!("this room admits {max} spectators");
+            return Err((ErrorCode::TooManySpectators, message));
+        }
+        Ok(Joined::Spectator)
+    }
+
+    /// Finds the seat a player's `join` asks for and takes it, or reclaims one by token. `open`
+    /// says whether free seats may still be taken (not once the game is over).
+    pub(super) fn take(&mut self, join: &Join, open: bool) -> Result<Joined, Refusal> {
+        if let Some(presented) = &join.token {
+            let colour = self
+                .seats
+                .iter()
+                .find(|(_, seat)| seat.token.matches(presented))
+                .map(|(colour, _)| *colour)
+                .ok_or_else(|| {
+                    let text = "the token matches no seat of this room";
+                    (ErrorCode::BadToken, text.to_owned())
+                })?;
+            return Ok(Joined::Player(colour));
+        }
+        if !open {
+            let text = "the game is over; watch instead";
+            return Err((ErrorCode::RoomFull, text.to_owned()));
+        }
+        let name = PlayerName::parse(&join.name)
+            .map_err(|error| (ErrorCode::BadField, error.to_string()))?;
+        let client_seed = ClientSeed::new(join.client_seed.clone().unwrap_or_default())
+            .map_err(|error| (ErrorCode::SeedTooLong, error.to_string()))?;
+        if self.shared {
+            return self.take_every_seat(name, client_seed);
+        }
+        let colour = match join.colour {
+            Some(colour) if self.seats.contains_key(&colour) => {
+                let message = format!("the {} seat is taken", colour.as_str());
+                return Err((ErrorCode::SeatTaken, message));
+            }
+            Some(colour) => colour,
+            None => Colour::ALL
+                .into_iter()
+                .find(|colour| !self.seats.contains_key(colour))
+                .ok_or_else(|| {
+                    let text = "every seat is taken; watch instead";
+                    (ErrorCode::RoomFull, text.to_owned())
+                })?,
+        };
+        self.put(colour, Seat::new(name, new_token()?, client_seed));
+        Ok(Joined::Player(colour))
+    }
+
+    /// A local room's one player takes every seat, with one token for all. The seats share the
+    /// player's name and client seed.
+    fn take_every_seat(
+        &mut self,
+        name: PlayerName,
+        client_seed: ClientSeed,
+    ) -> Result<Joined, Refusal> {
+        if !self.seats.is_empty() {
+            let text = "this local room has its player; watch instead";
+            return Err((ErrorCode::RoomFull, text.to_owned()));
+        }
+        let token = new_token()?;
+        for colour in Colour::ALL {
+            let seat = Seat::new(name.clone(), token.clone(), client_seed.clone());
+            self.put(colour, seat);
+        }
+        Ok(Joined::Player(Colour::Red))
+    }
+
+    /// Marks a connection joined with `joined`; false when it is gone.
+    pub(super) fn joined(&mut self, conn: ConnId, joined: Joined) -> bool {
+        let Some(target) = self.conns.get_mut(&conn) else {
+            return false;
+        };
+        target.role = Some(joined);
+        target.outbox.mark_joined();
+        true
+    }
+
+    /// `conn` is now the live connection of these seats. Answers the seats that were not
+    /// connected before (an older connection of a seat is replaced and closed, and the seat
+    /// never looked disconnected to anyone).
+    pub(super) fn seats_connected(
+        &mut self,
+        colours: &[Colour],
+        conn: ConnId,
+    ) -> Vec<(Colour, String)> {
+        let mut connected = Vec::new();
+        for colour in colours {
+            let Some(seat) = self.seats.get_mut(colour) else {
+                continue;
+            };
+            let previous = seat.conn.replace(conn);
+            seat.deadline = None;
+            match previous.filter(|old| *old != conn) {
+                Some(old) => {
+                    if let Some(old) = self.conns.remove(&old) {
+                        old.outbox.close(CloseCode::Replaced);
+                    }
+                }
+                None => connected.push((*colour, seat.name.to_string())),
+            }
+        }
+        connected
+    }
+
+    /// Forgets a connection; answers how it had joined, if it had.
+    pub(super) fn remove(&mut self, conn: ConnId) -> Option<Joined> {
+        self.conns.remove(&conn).and_then(|gone| gone.role)
+    }
+
+    /// Frees the seat of `colour` from connection `conn`, holding it until `deadline` if given.
+    /// False when `conn` was not that seat's live connection.
+    pub(super) fn seat_left(
+        &mut self,
+        colour: Colour,
+        conn: ConnId,
+        deadline: Option<Instant>,
+    ) -> bool {
+        let Some(seat) = self.seats.get_mut(&colour) else {
+            return false;
+        };
+        if seat.conn != Some(conn) {
+            return false;
+        }
+        seat.conn = None;
+        if deadline.is_some() {
+            seat.deadline = deadline;
+        }
+        true
+    }
+
+    /// The first seat whose player stayed away past its deadline.
+    pub(super) fn expired(&self, now: Instant) -> Option<Colour> {
+        self.seats
+            .iter()
+            .find(|(_, seat)| seat.conn.is_none() && seat.deadline.is_some_and(|at| at <= now))
+            .map(|(colour, _)| *colour)
+    }
+
+    /// Lifts every seat's deadline.
+    pub(super) fn clear_deadlines(&mut self) {
+        self.seats
+            .values_mut()
+            .for_each(|seat| seat.deadline = None);
+    }
+
+    /// The earliest seat deadline.
+    pub(super) fn next_deadline(&self) -> Option<Instant> {
+        self.seats.values().filter_map(|seat| seat.deadline).min()
+    }
+
+    /// Sends one encoded frame to every joined connection; answers the connections that could
+    /// not take it (too slow or gone), which the room then drops.
+    pub(super) fn send_all(&self, frame: &Utf8Bytes, failed: &mut Vec<(ConnId, SendError)>) {
+        for (id, conn) in &self.conns {
+            if conn.role.is_none() || failed.iter().any(|(gone, _)| gone == id) {
+                continue;
+            }
+            if let Err(error) = conn.outbox.send_frame(frame.clone()) {
+                failed.push((*id, error));
+            }
+        }
+    }
+
+    /// Sends one message to one connection.
+    pub(super) fn send(&self, conn: ConnId, message: &ServerMessage) -> Result<(), SendError> {
+        match self.conns.get(&conn) {
+            Some(target) => target.outbox.send(message),
+            None => Ok(()),
+        }
+    }
+
+    /// The spectators' connections.
+    pub(super) fn spectators(&self) -> Vec<ConnId> {
+        self.conns
+            .iter()
+            .filter(|(_, conn)| conn.role == Some(Joined::Spectator))
+            .map(|(id, _)| *id)
+            .collect()
+    }
+
+    /// Closes one connection's socket with `code` (it then disconnects by itself).
+    pub(super) fn close(&self, conn: ConnId, code: CloseCode) {
+        if let Some(target) = self.conns.get(&conn) {
+            target.outbox.close(code);
+        }
+    }
+
+    /// Closes every connection's socket with `code` (the room is closing).
+    pub(super) fn close_all(&self, code: CloseCode) {
+        for conn in self.conns.values() {
+            conn.outbox.close(code);
+        }
+    }
+}
+
+/// A new seat token; no entropy is an internal error.
+fn new_token() -> Result<SeatToken, Refusal> {
+    SeatToken::generate().map_err(|error| {
+        tracing::error!(error = %error, "no entropy for a seat token");
+        let text = "the server could not make a seat token";
+        (ErrorCode::Internal, text.to_owned())
+    })
+}
+
+/// A duration in whole milliseconds, as the wire carries it.
+pub(super) fn millis(duration: std::time::Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}

@@ -1,0 +1,267 @@
+//! The room's timeline: the game, the dice, the action log and the event numbers.
+//!
+//! This is the only place that changes the game. [`Timeline::apply`] takes an action, asks the
+//! rules, logs it and returns the numbered wire events; [`Timeline::start`] keys the die and
+//! numbers `game_started`; [`Timeline::undo_to`] goes back to an earlier position; and
+//! [`Timeline::presence`] numbers an event that changes no game (a player connecting or
+//! disconnecting). Journaling and broadcasting what it returns is the room's one `publish`
+//! (`core.rs`), so the order "journal, then send" is written once.
+//!
+//! The stale rule lives here too, since it is about event numbers: an action carries `seen`, the
+//! last event number its client saw. It is refused (`stale`) when `seen` is older than the last
+//! event that changed the game, or newer than the last event sent. A duplicate of an accepted
+//! action is therefore always stale, since the original produced a newer game event. Presence
+//! events do not make actions stale.
+
+use aeroplane_dice::{ClientSeed, Commitment, DieStream, GameKey, ServerSeed};
+use aeroplane_protocol::error::ErrorCode;
+use aeroplane_protocol::events::{Reveal, wire_event_count, wire_events};
+use aeroplane_protocol::record::LoggedAction;
+use aeroplane_protocol::server::{GameStarted, ServerMessage};
+use aeroplane_protocol::snapshot::RoomPhase;
+use aeroplane_rules::{Action, Colour, Die, Game, RuleError};
+use time::OffsetDateTime;
+
+/// A refusal: the stable code and a message for people.
+pub(super) type Refusal = (ErrorCode, String);
+
+/// The game and everything numbered about it.
+#[derive(Debug)]
+pub(super) struct Timeline {
+    game: Game,
+    server_seed: ServerSeed,
+    commitment: Commitment,
+    /// The die, from the moment the game starts (the client seeds are fixed then).
+    dice: Option<DieStream>,
+    actions: Vec<LoggedAction>,
+    /// The number of the last room event.
+    event: u64,
+    /// The number of the last event that changed the game; actions must have seen it.
+    state_event: u64,
+    created_at: OffsetDateTime,
+    started_at: Option<OffsetDateTime>,
+}
+
+impl Timeline {
+    /// A timeline before its game starts.
+    pub(super) fn new(server_seed: ServerSeed, created_at: OffsetDateTime) -> Timeline {
+        Timeline {
+            game: Game::new(),
+            commitment: server_seed.commitment(),
+            server_seed,
+            dice: None,
+            actions: Vec::new(),
+            event: 0,
+            state_event: 0,
+            created_at,
+            started_at: None,
+        }
+    }
+
+    /// The position.
+    pub(super) fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The action log, undone actions marked.
+    pub(super) fn actions(&self) -> &[LoggedAction] {
+        &self.actions
+    }
+
+    /// The number of the last room event.
+    pub(super) fn event(&self) -> u64 {
+        self.event
+    }
+
+    /// The secret server seed.
+    pub(super) fn server_seed(&self) -> &ServerSeed {
+        &self.server_seed
+    }
+
+    /// The public commitment to the server seed.
+    pub(super) fn commitment(&self) -> &Commitment {
+        &self.commitment
+    }
+
+    /// When the room was created.
+    pub(super) fn created_at(&self) -> OffsetDateTime {
+        self.created_at
+    }
+
+    /// When the game started, once it has.
+    pub(super) fn started_at(&self) -> Option<OffsetDateTime> {
+        self.started_at
+    }
+
+    /// Waiting, playing or over.
+    pub(super) fn phase(&self) -> RoomPhase {
+        if self.game.is_over() {
+            RoomPhase::Over
+        } else if self.dice.is_some() {
+            RoomPhase::Playing
+        } else {
+            RoomPhase::Waiting
+        }
+    }
+
+    /// Whether the game is being played now.
+    pub(super) fn is_live(&self) -> bool {
+        self.phase() == RoomPhase::Playing
+    }
+
+    /// Whether the die is keyed (the game started, and may be over).
+    pub(super) fn has_started(&self) -> bool {
+        self.dice.is_some()
+    }
+
+    /// Refuses unless the game is being played now.
+    pub(super) fn check_live(&self) -> Result<(), Refusal> {
+        if self.game.is_over() {
+            return Err(rule(RuleError::GameOver));
+        }
+        if !self.is_live() {
+            return Err((
+                ErrorCode::NotStarted,
+                "the game starts when both seats are taken".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Refuses an action whose `seen` is not the current state (the stale rule).
+    pub(super) fn check_seen(&self, seen: u64) -> Result<(), Refusal> {
+        if seen < self.state_event || seen > self.event {
+            let text = format!(
+                "you saw event {seen}, but the game is at event {} (last change {})",
+                self.event, self.state_event
+            );
+            return Err((ErrorCode::Stale, text));
+        }
+        Ok(())
+    }
+
+    /// Keys the die from the client seeds (Red's, then Yellow's) and numbers `game_started`.
+    /// The caller checked that the game has not started.
+    pub(super) fn start(&mut self, red: &ClientSeed, yellow: &ClientSeed) -> ServerMessage {
+        let key = GameKey::derive(&self.server_seed, red, yellow);
+        self.dice = Some(DieStream::new(key));
+        self.started_at = Some(OffsetDateTime::now_utc());
+        self.event += 1;
+        self.state_event = self.event;
+        ServerMessage::GameStarted(GameStarted {
+            event: self.event,
+            commitment: self.commitment.to_string(),
+            red_seed: red.as_str().to_owned(),
+            yellow_seed: yellow.as_str().to_owned(),
+            deadline_ms: None,
+        })
+    }
+
+    /// Draws the next die value for a roll of `colour`, after checking the roll would be
+    /// accepted: a refused roll never consumes a value of the stream.
+    pub(super) fn draw(&mut self, colour: Colour) -> Result<Die, RuleError> {
+        self.game.check_roll(colour)?;
+        let dice = self.dice.as_mut().ok_or(RuleError::GameOver)?;
+        Ok(dice.next_die())
+    }
+
+    /// Applies an action through the rules, logs it and returns its numbered wire events.
+    /// `seeds` (the client seeds, Red's then Yellow's) are asked only when the action ends the
+    /// game, whose `game_over` reveals them with the server seed.
+    pub(super) fn apply(
+        &mut self,
+        action: Action,
+        seeds: impl FnOnce() -> [String; 2],
+    ) -> Result<Vec<ServerMessage>, RuleError> {
+        let events = self.game.apply(action)?;
+        let first = self.event + 1;
+        self.actions.push(LoggedAction {
+            event: first,
+            action,
+            undone: false,
+        });
+        let reveal = || {
+            let [red_seed, yellow_seed] = seeds();
+            Reveal {
+                server_seed: self.server_seed.to_hex(),
+                commitment: self.commitment.to_string(),
+                red_seed,
+                yellow_seed,
+            }
+        };
+        let messages = wire_events(&events, first, reveal);
+        self.event += messages.len() as u64;
+        self.state_event = self.event;
+        Ok(messages)
+    }
+
+    /// Numbers one event that changes no game (presence, the rematch's room): it never makes an
+    /// action stale.
+    pub(super) fn presence(&mut self) -> u64 {
+        self.event += 1;
+        self.event
+    }
+
+    /// Goes back to `game`, the position before the action logged at `index`, marking that
+    /// action and every later one undone; answers how many were, and the event number of the
+    /// `undone` event that tells it. The die stream is never rewound.
+    pub(super) fn undo_to(&mut self, game: Game, index: usize) -> (u32, u64) {
+        self.game = game;
+        let mut taken = 0u32;
+        for logged in &mut self.actions[index..] {
+            if !logged.undone {
+                logged.undone = true;
+                taken += 1;
+            }
+        }
+        self.event += 1;
+        self.state_event = self.event;
+        (taken, self.event)
+    }
+
+    /// Puts back a journaled game: the start time, the die stream resumed after as many rolls
+    /// as the log holds (undone ones included), and the actions replayed (undone ones skipped).
+    /// `replayed` is told of every replayed action with the position before it, so the room can
+    /// rebuild its undo points. Event numbers continue from the last journaled game event.
+    pub(super) fn put_back(
+        &mut self,
+        started_at: OffsetDateTime,
+        seeds: (&ClientSeed, &ClientSeed),
+        actions: Vec<LoggedAction>,
+        mut replayed: impl FnMut(Game, Action, usize),
+    ) -> Result<(), (usize, RuleError)> {
+        let key = GameKey::derive(&self.server_seed, seeds.0, seeds.1);
+        let rolls = actions
+            .iter()
+            .filter(|logged| matches!(logged.action, Action::Roll { .. }))
+            .count() as u64;
+        self.dice = Some(DieStream::resume(key, rolls));
+        self.started_at = Some(started_at);
+        let mut event = self.event;
+        for (index, logged) in actions.iter().enumerate() {
+            if logged.undone {
+                continue;
+            }
+            let before = self.game;
+            let events = self
+                .game
+                .apply(logged.action)
+                .map_err(|error| (index, error))?;
+            replayed(before, logged.action, index);
+            let produced = wire_event_count(&events);
+            event = event.max(logged.event + produced.saturating_sub(1));
+        }
+        if let Some(last) = actions.last() {
+            event = event.max(last.event);
+        }
+        self.actions = actions;
+        self.event = event;
+        self.state_event = event;
+        Ok(())
+    }
+}
+
+/// A rules refusal as a wire refusal.
+pub(super) fn rule(error: RuleError) -> Refusal {
+    (error.into(), error.to_string())
+}

@@ -1,0 +1,49 @@
+//! What every HTTP handler and WebSocket upgrade shares: the server's state.
+//!
+//! Kept apart from `app.rs` (which builds the router from `http` and `ws`) so that the handlers
+//! depend on this module and nothing depends back on them.
+
+use std::sync::Arc;
+
+use aeroplane_store::{GameStore, OutboxHandle};
+
+use crate::config::Config;
+use crate::lifecycle::Lifecycle;
+use crate::matchmaking::Matchmaker;
+use crate::room::journal::JournalStore;
+use crate::room::{Registry, RoomContext};
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    /// The settings.
+    pub config: Arc<Config>,
+    /// The open rooms.
+    pub registry: Arc<Registry>,
+    /// Where finished games are read from (writes go through the outbox).
+    pub store: Arc<dyn GameStore>,
+    /// The quick-match queue.
+    pub matchmaker: Arc<Matchmaker>,
+    /// Where finished games wait for the store.
+    pub outbox: OutboxHandle,
+    /// The journals of live games.
+    pub journals: Arc<dyn JournalStore>,
+    /// Draining and stopping.
+    pub lifecycle: Arc<Lifecycle>,
+    /// Connection counts and rate limits shared by every request.
+    pub limits: Arc<crate::limits::Limits>,
+}
+
+impl AppState {
+    /// What a new room needs from the server.
+    pub fn room_context(&self) -> RoomContext {
+        RoomContext {
+            config: self.config.clone(),
+            store: self.store.clone(),
+            registry: self.registry.clone(),
+            outbox: self.outbox.clone(),
+            journals: self.journals.clone(),
+            lifecycle: self.lifecycle.clone(),
+        }
+    }
+}
