@@ -26,7 +26,7 @@ use crate::lifecycle::Lifecycle;
 use crate::matchmaking::Matchmaker;
 use crate::metrics::MeteredStore;
 use crate::room::Registry;
-use crate::room::journal::{self, FileJournals};
+use crate::room::{FileJournals, restore_all};
 use crate::state::AppState;
 
 /// Every route of the server (`/metrics` too, unless `--metrics-listen` serves it apart).
@@ -199,7 +199,7 @@ pub async fn serve(config: Config, store: Arc<dyn GameStore>) -> anyhow::Result<
         journals,
         lifecycle: Arc::new(Lifecycle::default()),
     };
-    let restored = journal::restore_all(&state.room_context());
+    let restored = restore_all(&state.room_context());
     if restored > 0 {
         tracing::info!(restored, "live games restored; their players may reconnect");
     }

@@ -80,6 +80,15 @@ impl HttpError {
     }
 }
 
+impl From<crate::limits::RoomRefused> for HttpError {
+    fn from(refused: crate::limits::RoomRefused) -> Self {
+        match refused {
+            crate::limits::RoomRefused::PerAddress => HttpError::RateLimited,
+            refused => HttpError::TooManyRooms(refused),
+        }
+    }
+}
+
 impl IntoResponse for HttpError {
     fn into_response(self) -> Response {
         let (status, code, message) = match self {

@@ -234,15 +234,6 @@ pub enum RoomRefused {
     WaitingRooms,
 }
 
-impl From<RoomRefused> for crate::error::HttpError {
-    fn from(refused: RoomRefused) -> Self {
-        match refused {
-            RoomRefused::PerAddress => crate::error::HttpError::RateLimited,
-            refused => crate::error::HttpError::TooManyRooms(refused),
-        }
-    }
-}
-
 /// Every shared limit of the server.
 #[derive(Debug)]
 pub struct Limits {

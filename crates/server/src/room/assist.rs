@@ -19,70 +19,11 @@
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::record::Mode;
 use aeroplane_protocol::server::{Hint, ServerMessage, Undone};
-use aeroplane_rules::{Action, Colour, Game, Phase, RuleError};
+use aeroplane_rules::{Colour, Phase, RuleError};
 
-use super::bot::ComputerSeat;
 use super::core::Room;
 use super::handle::ConnId;
-use super::timeline::{Refusal, rule};
-
-/// What a room keeps for hints and undo.
-#[derive(Debug, Default)]
-pub(super) struct Assist {
-    /// The computer's seat, in a computer room.
-    computer: Option<ComputerSeat>,
-    /// The positions undo can go back to, oldest first.
-    undo: Vec<UndoPoint>,
-}
-
-/// The position just before a plane choice that may be taken back.
-#[derive(Clone, Copy, Debug)]
-struct UndoPoint {
-    /// The game awaiting that move, its roll pending.
-    game: Game,
-    /// The index of the move in the action log.
-    action: usize,
-}
-
-impl Assist {
-    /// The assistant of a room, with the computer's seat in a computer room.
-    pub(super) fn new(computer: Option<ComputerSeat>) -> Assist {
-        Assist {
-            computer,
-            undo: Vec::new(),
-        }
-    }
-
-    /// The computer's seat, in a computer room.
-    pub(super) fn computer(&self) -> Option<ComputerSeat> {
-        self.computer
-    }
-
-    /// Whether `colour`'s seat is the computer's.
-    pub(super) fn is_computer(&self, colour: Colour) -> bool {
-        self.computer
-            .is_some_and(|computer| computer.colour == colour)
-    }
-
-    /// Remembers `before`, the position before `action` (just logged at index `index`), if the
-    /// action is a plane choice that undo may take back in a room of this `mode`.
-    pub(super) fn remember(&mut self, mode: Mode, before: Game, action: Action, index: usize) {
-        let Action::Move { colour, .. } = action else {
-            return;
-        };
-        let undoable = match mode {
-            Mode::Online => false,
-            Mode::Computer => !self.is_computer(colour),
-            Mode::Local => true,
-        };
-        if undoable {
-            self.undo.push(UndoPoint {
-                game: before,
-                action: index,
-            });
-        }
-    }
-}
+use super::parts::timeline::{Refusal, rule};
 
 impl Room {
     /// Answers `hint` for `colour`'s player with the computer's choice for the pending roll.
@@ -92,7 +33,7 @@ impl Room {
         id: Option<u64>,
         colour: Colour,
     ) -> Result<(), Refusal> {
-        let Some(computer) = self.assist.computer else {
+        let Some(computer) = self.assist.computer() else {
             let text = format!("{} rooms have no hints", self.mode.as_str());
             return Err((ErrorCode::HintsUnavailable, text));
         };
@@ -126,13 +67,13 @@ impl Room {
         }
         self.timeline.check_live()?;
         self.timeline.check_seen(seen)?;
-        let Some(point) = self.assist.undo.pop() else {
+        let Some((game, index)) = self.assist.pop() else {
             return Err((
                 ErrorCode::NothingToUndo,
                 "no plane choice is left to take back".into(),
             ));
         };
-        let (taken, event) = self.timeline.undo_to(point.game, point.action);
+        let (taken, event) = self.timeline.undo_to(game, index);
         tracing::debug!(actions = taken, "undone");
         let mut snapshot = self.snapshot();
         snapshot.event = event;

@@ -19,17 +19,15 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use aeroplane_bot::Level;
-use aeroplane_dice::ClientSeed;
 use aeroplane_protocol::client::{Act, ClientMessage, Join, MovePlane, Request, Role};
 use aeroplane_protocol::follow::{Followed, RoomView};
-use aeroplane_protocol::name::PlayerName;
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::{Colour, Phase};
+use aeroplane_rules::Phase;
 use tokio::time::{Instant, sleep_until};
 use tracing::Instrument;
 
-use super::{ConnId, RoomCommand, RoomContext, RoomHandle, SeatSetup};
+use super::handle::{ConnId, RoomCommand, RoomHandle};
+use super::setup::{ComputerSeat, NAME, RoomContext};
 use crate::outgoing::{self, Closer};
 use crate::token::SeatToken;
 
@@ -37,38 +35,8 @@ use crate::token::SeatToken;
 /// never clashes with one.
 pub const BOT_CONN: ConnId = 0;
 
-/// The display name of the computer's seat.
-pub(super) const NAME: &str = "Computer";
-
 /// The shortest wait after a refused action, so a bot can never spin on a refusal.
 const BACKOFF: Duration = Duration::from_millis(200);
-
-/// The seat the computer plays in a computer room.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ComputerSeat {
-    /// The computer's colour (the human plays the other).
-    pub colour: Colour,
-    /// How strongly it plays.
-    pub level: Level,
-}
-
-impl ComputerSeat {
-    /// The computer's seat, taken before its room opens: a new token, and a client seed drawn by
-    /// the server from the operating system's CSPRNG, as `fairness.md` asks.
-    pub fn seat(&self) -> Result<SeatSetup, getrandom::Error> {
-        let token = SeatToken::generate()?;
-        let mut seed = [0u8; 16];
-        getrandom::fill(&mut seed)?;
-        let client_seed =
-            ClientSeed::new(hex::encode(seed)).expect("32 hex digits fit a client seed");
-        Ok(SeatSetup {
-            colour: self.colour,
-            name: PlayerName::parse(NAME).expect("the computer's name is a name"),
-            client_seed,
-            token,
-        })
-    }
-}
 
 /// The bot of one room.
 pub(super) struct Bot {

@@ -18,15 +18,15 @@ use aeroplane_rules::{Action, Colour};
 use tokio::time::Instant;
 use uuid::Uuid;
 
-use super::RoomContext;
-use super::assist::Assist;
 use super::bot::BOT_CONN;
-use super::clock::Clock;
 use super::handle::ConnId;
 use super::journal::{JournalState, SavedComputer, SavedSeat, Setup, VERSION, Writer};
-use super::seats::{Joined, Seats};
-use super::social::Social;
-use super::timeline::Timeline;
+use super::parts::assist::Assist;
+use super::parts::clock::Clock;
+use super::parts::seats::{Joined, Seats};
+use super::parts::social::Social;
+use super::parts::timeline::Timeline;
+use super::setup::RoomContext;
 use crate::metrics::RoomView;
 use crate::outgoing::{SendError, encode};
 

@@ -12,7 +12,7 @@ use tokio::time::Instant;
 
 use super::core::Room;
 use super::handle::ConnId;
-use super::seats::millis;
+use super::parts::seats::millis;
 
 impl Room {
     /// Handles a `join`.

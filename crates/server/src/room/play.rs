@@ -12,8 +12,8 @@ use tokio::time::Instant;
 
 use super::core::Room;
 use super::handle::ConnId;
-use super::seats::Joined;
-use super::timeline::{Refusal, rule};
+use super::parts::seats::Joined;
+use super::parts::timeline::{Refusal, rule};
 
 impl Room {
     /// Handles one decoded client message.

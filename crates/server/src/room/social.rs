@@ -9,7 +9,6 @@
 //! colours swapped and new seeds, and tells each player its new seat token.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use aeroplane_dice::{ClientSeed, ServerSeed};
 use aeroplane_protocol::client::Phrase;
@@ -22,22 +21,10 @@ use tokio::time::Instant;
 use uuid::Uuid;
 
 use super::core::Room;
-use super::{RoomSetup, SeatSetup};
+use super::parts::social::SAY_INTERVAL;
+use super::setup::{RoomSetup, SeatSetup};
+use super::task::open;
 use crate::token::SeatToken;
-
-/// The shortest time between two quick messages of one seat.
-pub(super) const SAY_INTERVAL: Duration = Duration::from_secs(2);
-
-/// A room's quick-message limits and rematch requests.
-#[derive(Debug, Default)]
-pub(super) struct Social {
-    /// When each seat last sent a quick message.
-    last_said: BTreeMap<Colour, Instant>,
-    /// The client seed each player asked for a rematch with, once asked.
-    rematch: BTreeMap<Colour, ClientSeed>,
-    /// The new room's answers per colour of this room, once every player asked.
-    ready: Option<BTreeMap<Colour, RematchReady>>,
-}
 
 type Refused = (ErrorCode, String);
 
@@ -140,7 +127,7 @@ impl Room {
             turn_clock: self.clock.per_decision(),
             computer: None,
         };
-        super::open(setup, self.context.clone());
+        open(setup, self.context.clone());
         tracing::info!(rematch_room = %id, "rematch opened");
         for (colour, answer) in &answers {
             self.send_to_seat(*colour, &ServerMessage::RematchReady(answer.clone()));

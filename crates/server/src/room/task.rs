@@ -14,15 +14,16 @@ use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 use tracing::Instrument;
 
-use super::assist::Assist;
 use super::bot::{Bot, choice_seed};
-use super::clock::Clock;
 use super::core::Room;
-use super::journal::Writer;
-use super::seats::{Seat, Seats};
-use super::social::Social;
-use super::timeline::Timeline;
-use super::{RoomCommand, RoomContext, RoomHandle, RoomSetup};
+use super::handle::{RoomCommand, RoomHandle};
+use super::journal::{RoomJournal, Writer};
+use super::parts::assist::Assist;
+use super::parts::clock::Clock;
+use super::parts::seats::{Seat, Seats};
+use super::parts::social::Social;
+use super::parts::timeline::Timeline;
+use super::setup::{RoomContext, RoomSetup};
 use crate::metrics::RoomView;
 
 /// Opens a new room: builds it from `setup` (starting its game if every seat is set already)
@@ -38,7 +39,7 @@ pub fn open(setup: RoomSetup, context: RoomContext) -> RoomHandle {
 pub(super) fn build(
     setup: RoomSetup,
     created_at: OffsetDateTime,
-    journal: Option<Box<dyn super::RoomJournal>>,
+    journal: Option<Box<dyn RoomJournal>>,
     context: RoomContext,
 ) -> Room {
     let span = tracing::info_span!(parent: None, "room", room_id = %setup.id);

@@ -151,9 +151,8 @@ async fn serve(socket: WebSocket, room: RoomHandle, limits: Limits, conn: ConnId
                 break;
             }
             Ok(Some(Err(error))) => {
-                let text = error.to_string();
-                tracing::debug!(error = %text, "read failed");
-                if text.contains("too long") || text.contains("limit exceeded") {
+                tracing::debug!(%error, "read failed");
+                if is_too_big(error) {
                     closer.close(CloseCode::TooBig);
                 } else {
                     by_client = true;
@@ -226,4 +225,14 @@ fn answer_directly(outbox: &Outbox, answer: &ServerMessage) -> bool {
         }
         Err(SendError::Closed) => false,
     }
+}
+
+/// Whether a read failed because the frame or message was over the hard size limit, matched by
+/// the WebSocket library's error kind (not by its message text).
+fn is_too_big(error: axum::Error) -> bool {
+    let inner = error.into_inner();
+    matches!(
+        inner.downcast_ref::<tungstenite::Error>(),
+        Some(tungstenite::Error::Capacity(_))
+    )
 }

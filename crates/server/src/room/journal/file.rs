@@ -24,7 +24,8 @@ use std::time::Duration;
 use futures_util::future::{BoxFuture, FutureExt};
 use uuid::Uuid;
 
-use super::{JournalStore, Line, Loaded, RoomJournal};
+use super::format::Line;
+use super::store::{JournalStore, Loaded, RoomJournal};
 
 /// The journals of every live game of this server, as files in one directory.
 #[derive(Debug)]

@@ -6,7 +6,8 @@ use std::sync::Arc;
 use aeroplane_protocol::record::LoggedAction;
 use uuid::Uuid;
 
-use super::{JournalStore, Line, RoomJournal, SavedClock, Setup};
+use super::format::{Line, SavedClock, Setup};
+use super::store::{JournalStore, RoomJournal};
 
 /// What a room's journal must hold now, borrowed from the room's parts.
 #[derive(Debug)]

@@ -19,29 +19,33 @@ use aeroplane_rules::Colour;
 use axum::extract::ws::Utf8Bytes;
 use tokio::time::Instant;
 
-use super::handle::ConnId;
 use super::timeline::Refusal;
 use crate::outgoing::{Outbox, SendError};
+use crate::room::handle::ConnId;
 use crate::token::SeatToken;
 
 /// One taken seat.
 #[derive(Debug)]
-pub(super) struct Seat {
+pub(in crate::room) struct Seat {
     /// The player's display name.
-    pub(super) name: PlayerName,
+    pub(in crate::room) name: PlayerName,
     /// What the player presents to reclaim the seat.
-    pub(super) token: SeatToken,
+    pub(in crate::room) token: SeatToken,
     /// The player's dice seed.
-    pub(super) client_seed: ClientSeed,
+    pub(in crate::room) client_seed: ClientSeed,
     /// The seat's live connection, if any.
-    pub(super) conn: Option<ConnId>,
+    pub(in crate::room) conn: Option<ConnId>,
     /// When the seat is forfeited if its player is still away (only while the game is live).
-    pub(super) deadline: Option<Instant>,
+    pub(in crate::room) deadline: Option<Instant>,
 }
 
 impl Seat {
     /// A seat taken by a player who has not connected yet.
-    pub(super) fn new(name: PlayerName, token: SeatToken, client_seed: ClientSeed) -> Seat {
+    pub(in crate::room) fn new(
+        name: PlayerName,
+        token: SeatToken,
+        client_seed: ClientSeed,
+    ) -> Seat {
         Seat {
             name,
             token,
@@ -54,7 +58,7 @@ impl Seat {
 
 /// What a joined connection is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Joined {
+pub(in crate::room) enum Joined {
     /// A player; in a local room the one player, joined through Red's seat.
     Player(Colour),
     /// A spectator.
@@ -63,7 +67,7 @@ pub(super) enum Joined {
 
 impl Joined {
     /// The wire role.
-    pub(super) fn wire_role(self) -> Role {
+    pub(in crate::room) fn wire_role(self) -> Role {
         match self {
             Joined::Player(_) => Role::Player,
             Joined::Spectator => Role::Spectator,
@@ -81,7 +85,7 @@ struct Conn {
 
 /// The seats by colour and the connections.
 #[derive(Debug)]
-pub(super) struct Seats {
+pub(in crate::room) struct Seats {
     seats: BTreeMap<Colour, Seat>,
     conns: HashMap<ConnId, Conn>,
     /// Whether one player holds every seat (a local room).
@@ -90,7 +94,7 @@ pub(super) struct Seats {
 
 impl Seats {
     /// No seat taken yet; `shared` for a local room, whose one player holds every seat.
-    pub(super) fn new(shared: bool) -> Seats {
+    pub(in crate::room) fn new(shared: bool) -> Seats {
         Seats {
             seats: BTreeMap::new(),
             conns: HashMap::new(),
@@ -99,43 +103,43 @@ impl Seats {
     }
 
     /// The seat of `colour`.
-    pub(super) fn get(&self, colour: Colour) -> Option<&Seat> {
+    pub(in crate::room) fn get(&self, colour: Colour) -> Option<&Seat> {
         self.seats.get(&colour)
     }
 
     /// Seats `colour` (a seat taken in advance, or restored).
-    pub(super) fn put(&mut self, colour: Colour, seat: Seat) {
+    pub(in crate::room) fn put(&mut self, colour: Colour, seat: Seat) {
         self.seats.insert(colour, seat);
     }
 
     /// Whether every colour of the game has its seat.
-    pub(super) fn all_taken(&self) -> bool {
+    pub(in crate::room) fn all_taken(&self) -> bool {
         Colour::ALL
             .iter()
             .all(|colour| self.seats.contains_key(colour))
     }
 
     /// Every taken seat, by colour.
-    pub(super) fn iter_mut(&mut self) -> impl Iterator<Item = (Colour, &mut Seat)> {
+    pub(in crate::room) fn iter_mut(&mut self) -> impl Iterator<Item = (Colour, &mut Seat)> {
         self.seats.iter_mut().map(|(colour, seat)| (*colour, seat))
     }
 
     /// The client seed of `colour` (empty for a seat never taken).
-    pub(super) fn client_seed(&self, colour: Colour) -> ClientSeed {
+    pub(in crate::room) fn client_seed(&self, colour: Colour) -> ClientSeed {
         self.get(colour)
             .map(|seat| seat.client_seed.clone())
             .unwrap_or_default()
     }
 
     /// The display name of `colour`'s seat (empty for a seat never taken).
-    pub(super) fn name(&self, colour: Colour) -> String {
+    pub(in crate::room) fn name(&self, colour: Colour) -> String {
         self.get(colour)
             .map(|seat| seat.name.to_string())
             .unwrap_or_default()
     }
 
     /// The seats as snapshots show them; a grace period is shown while `live`.
-    pub(super) fn views(&self, live: bool) -> SeatViews {
+    pub(in crate::room) fn views(&self, live: bool) -> SeatViews {
         let now = Instant::now();
         let view = |colour: Colour| {
             self.get(colour).map(|seat| SeatView {
@@ -154,17 +158,21 @@ impl Seats {
     }
 
     /// The role a connection joined with.
-    pub(super) fn role_of(&self, conn: ConnId) -> Option<Joined> {
+    pub(in crate::room) fn role_of(&self, conn: ConnId) -> Option<Joined> {
         self.conns.get(&conn).and_then(|conn| conn.role)
     }
 
     /// How many connections watch the room.
-    pub(super) fn spectator_count(&self) -> u32 {
+    pub(in crate::room) fn spectator_count(&self) -> u32 {
         u32::try_from(self.count(|role| role == Joined::Spectator)).unwrap_or(u32::MAX)
     }
 
     /// How many joined connections, other than `except`, have a role that `wanted` accepts.
-    pub(super) fn count_except(&self, except: ConnId, wanted: impl Fn(Joined) -> bool) -> usize {
+    pub(in crate::room) fn count_except(
+        &self,
+        except: ConnId,
+        wanted: impl Fn(Joined) -> bool,
+    ) -> usize {
         self.conns
             .iter()
             .filter(|(id, conn)| **id != except && conn.role.is_some_and(&wanted))
@@ -180,7 +188,7 @@ impl Seats {
 
     /// The colours a joined connection plays: every colour for the player of a local room (who
     /// joins as Red's seat and acts for whichever colour is to act), one for any other player.
-    pub(super) fn colours_of(&self, joined: Joined) -> Vec<Colour> {
+    pub(in crate::room) fn colours_of(&self, joined: Joined) -> Vec<Colour> {
         match joined {
             Joined::Player(_) if self.shared => Colour::ALL.to_vec(),
             Joined::Player(colour) => vec![colour],
@@ -189,12 +197,12 @@ impl Seats {
     }
 
     /// A WebSocket connected; it receives nothing until it joins.
-    pub(super) fn connect(&mut self, conn: ConnId, outbox: Outbox) {
+    pub(in crate::room) fn connect(&mut self, conn: ConnId, outbox: Outbox) {
         self.conns.insert(conn, Conn { outbox, role: None });
     }
 
     /// Admits one more spectator, unless the room has `max` already.
-    pub(super) fn admit_spectator(&self, max: usize) -> Result<Joined, Refusal> {
+    pub(in crate::room) fn admit_spectator(&self, max: usize) -> Result<Joined, Refusal> {
         if self.count(|role| role == Joined::Spectator) >= max {
             let message = format!("this room admits {max} spectators");
             return Err((ErrorCode::TooManySpectators, message));
@@ -204,7 +212,7 @@ impl Seats {
 
     /// Finds the seat a player's `join` asks for and takes it, or reclaims one by token. `open`
     /// says whether free seats may still be taken (not once the game is over).
-    pub(super) fn take(&mut self, join: &Join, open: bool) -> Result<Joined, Refusal> {
+    pub(in crate::room) fn take(&mut self, join: &Join, open: bool) -> Result<Joined, Refusal> {
         if let Some(presented) = &join.token {
             let colour = self
                 .seats
@@ -266,7 +274,7 @@ impl Seats {
     }
 
     /// Marks a connection joined with `joined`; false when it is gone.
-    pub(super) fn joined(&mut self, conn: ConnId, joined: Joined) -> bool {
+    pub(in crate::room) fn joined(&mut self, conn: ConnId, joined: Joined) -> bool {
         let Some(target) = self.conns.get_mut(&conn) else {
             return false;
         };
@@ -278,7 +286,7 @@ impl Seats {
     /// `conn` is now the live connection of these seats. Answers the seats that were not
     /// connected before (an older connection of a seat is replaced and closed, and the seat
     /// never looked disconnected to anyone).
-    pub(super) fn seats_connected(
+    pub(in crate::room) fn seats_connected(
         &mut self,
         colours: &[Colour],
         conn: ConnId,
@@ -303,13 +311,13 @@ impl Seats {
     }
 
     /// Forgets a connection; answers how it had joined, if it had.
-    pub(super) fn remove(&mut self, conn: ConnId) -> Option<Joined> {
+    pub(in crate::room) fn remove(&mut self, conn: ConnId) -> Option<Joined> {
         self.conns.remove(&conn).and_then(|gone| gone.role)
     }
 
     /// Frees the seat of `colour` from connection `conn`, holding it until `deadline` if given.
     /// False when `conn` was not that seat's live connection.
-    pub(super) fn seat_left(
+    pub(in crate::room) fn seat_left(
         &mut self,
         colour: Colour,
         conn: ConnId,
@@ -329,7 +337,7 @@ impl Seats {
     }
 
     /// The first seat whose player stayed away past its deadline.
-    pub(super) fn expired(&self, now: Instant) -> Option<Colour> {
+    pub(in crate::room) fn expired(&self, now: Instant) -> Option<Colour> {
         self.seats
             .iter()
             .find(|(_, seat)| seat.conn.is_none() && seat.deadline.is_some_and(|at| at <= now))
@@ -337,20 +345,24 @@ impl Seats {
     }
 
     /// Lifts every seat's deadline.
-    pub(super) fn clear_deadlines(&mut self) {
+    pub(in crate::room) fn clear_deadlines(&mut self) {
         self.seats
             .values_mut()
             .for_each(|seat| seat.deadline = None);
     }
 
     /// The earliest seat deadline.
-    pub(super) fn next_deadline(&self) -> Option<Instant> {
+    pub(in crate::room) fn next_deadline(&self) -> Option<Instant> {
         self.seats.values().filter_map(|seat| seat.deadline).min()
     }
 
     /// Sends one encoded frame to every joined connection; answers the connections that could
     /// not take it (too slow or gone), which the room then drops.
-    pub(super) fn send_all(&self, frame: &Utf8Bytes, failed: &mut Vec<(ConnId, SendError)>) {
+    pub(in crate::room) fn send_all(
+        &self,
+        frame: &Utf8Bytes,
+        failed: &mut Vec<(ConnId, SendError)>,
+    ) {
         for (id, conn) in &self.conns {
             if conn.role.is_none() || failed.iter().any(|(gone, _)| gone == id) {
                 continue;
@@ -362,7 +374,11 @@ impl Seats {
     }
 
     /// Sends one message to one connection.
-    pub(super) fn send(&self, conn: ConnId, message: &ServerMessage) -> Result<(), SendError> {
+    pub(in crate::room) fn send(
+        &self,
+        conn: ConnId,
+        message: &ServerMessage,
+    ) -> Result<(), SendError> {
         match self.conns.get(&conn) {
             Some(target) => target.outbox.send(message),
             None => Ok(()),
@@ -370,7 +386,7 @@ impl Seats {
     }
 
     /// The spectators' connections.
-    pub(super) fn spectators(&self) -> Vec<ConnId> {
+    pub(in crate::room) fn spectators(&self) -> Vec<ConnId> {
         self.conns
             .iter()
             .filter(|(_, conn)| conn.role == Some(Joined::Spectator))
@@ -379,14 +395,14 @@ impl Seats {
     }
 
     /// Closes one connection's socket with `code` (it then disconnects by itself).
-    pub(super) fn close(&self, conn: ConnId, code: CloseCode) {
+    pub(in crate::room) fn close(&self, conn: ConnId, code: CloseCode) {
         if let Some(target) = self.conns.get(&conn) {
             target.outbox.close(code);
         }
     }
 
     /// Closes every connection's socket with `code` (the room is closing).
-    pub(super) fn close_all(&self, code: CloseCode) {
+    pub(in crate::room) fn close_all(&self, code: CloseCode) {
         for conn in self.conns.values() {
             conn.outbox.close(code);
         }
@@ -403,6 +419,6 @@ fn new_token() -> Result<SeatToken, Refusal> {
 }
 
 /// A duration in whole milliseconds, as the wire carries it.
-pub(super) fn millis(duration: std::time::Duration) -> u64 {
+pub(in crate::room) fn millis(duration: std::time::Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }

@@ -23,11 +23,11 @@ use aeroplane_rules::{Action, Colour, Die, Game, RuleError};
 use time::OffsetDateTime;
 
 /// A refusal: the stable code and a message for people.
-pub(super) type Refusal = (ErrorCode, String);
+pub(in crate::room) type Refusal = (ErrorCode, String);
 
 /// The game and everything numbered about it.
 #[derive(Debug)]
-pub(super) struct Timeline {
+pub(in crate::room) struct Timeline {
     game: Game,
     server_seed: ServerSeed,
     commitment: Commitment,
@@ -44,7 +44,7 @@ pub(super) struct Timeline {
 
 impl Timeline {
     /// A timeline before its game starts.
-    pub(super) fn new(server_seed: ServerSeed, created_at: OffsetDateTime) -> Timeline {
+    pub(in crate::room) fn new(server_seed: ServerSeed, created_at: OffsetDateTime) -> Timeline {
         Timeline {
             game: Game::new(),
             commitment: server_seed.commitment(),
@@ -59,42 +59,42 @@ impl Timeline {
     }
 
     /// The position.
-    pub(super) fn game(&self) -> &Game {
+    pub(in crate::room) fn game(&self) -> &Game {
         &self.game
     }
 
     /// The action log, undone actions marked.
-    pub(super) fn actions(&self) -> &[LoggedAction] {
+    pub(in crate::room) fn actions(&self) -> &[LoggedAction] {
         &self.actions
     }
 
     /// The number of the last room event.
-    pub(super) fn event(&self) -> u64 {
+    pub(in crate::room) fn event(&self) -> u64 {
         self.event
     }
 
     /// The secret server seed.
-    pub(super) fn server_seed(&self) -> &ServerSeed {
+    pub(in crate::room) fn server_seed(&self) -> &ServerSeed {
         &self.server_seed
     }
 
     /// The public commitment to the server seed.
-    pub(super) fn commitment(&self) -> &Commitment {
+    pub(in crate::room) fn commitment(&self) -> &Commitment {
         &self.commitment
     }
 
     /// When the room was created.
-    pub(super) fn created_at(&self) -> OffsetDateTime {
+    pub(in crate::room) fn created_at(&self) -> OffsetDateTime {
         self.created_at
     }
 
     /// When the game started, once it has.
-    pub(super) fn started_at(&self) -> Option<OffsetDateTime> {
+    pub(in crate::room) fn started_at(&self) -> Option<OffsetDateTime> {
         self.started_at
     }
 
     /// Waiting, playing or over.
-    pub(super) fn phase(&self) -> RoomPhase {
+    pub(in crate::room) fn phase(&self) -> RoomPhase {
         if self.game.is_over() {
             RoomPhase::Over
         } else if self.dice.is_some() {
@@ -105,17 +105,17 @@ impl Timeline {
     }
 
     /// Whether the game is being played now.
-    pub(super) fn is_live(&self) -> bool {
+    pub(in crate::room) fn is_live(&self) -> bool {
         self.phase() == RoomPhase::Playing
     }
 
     /// Whether the die is keyed (the game started, and may be over).
-    pub(super) fn has_started(&self) -> bool {
+    pub(in crate::room) fn has_started(&self) -> bool {
         self.dice.is_some()
     }
 
     /// Refuses unless the game is being played now.
-    pub(super) fn check_live(&self) -> Result<(), Refusal> {
+    pub(in crate::room) fn check_live(&self) -> Result<(), Refusal> {
         if self.game.is_over() {
             return Err(rule(RuleError::GameOver));
         }
@@ -129,7 +129,7 @@ impl Timeline {
     }
 
     /// Refuses an action whose `seen` is not the current state (the stale rule).
-    pub(super) fn check_seen(&self, seen: u64) -> Result<(), Refusal> {
+    pub(in crate::room) fn check_seen(&self, seen: u64) -> Result<(), Refusal> {
         if seen < self.state_event || seen > self.event {
             let text = format!(
                 "you saw event {seen}, but the game is at event {} (last change {})",
@@ -142,7 +142,11 @@ impl Timeline {
 
     /// Keys the die from the client seeds (Red's, then Yellow's) and numbers `game_started`.
     /// The caller checked that the game has not started.
-    pub(super) fn start(&mut self, red: &ClientSeed, yellow: &ClientSeed) -> ServerMessage {
+    pub(in crate::room) fn start(
+        &mut self,
+        red: &ClientSeed,
+        yellow: &ClientSeed,
+    ) -> ServerMessage {
         let key = GameKey::derive(&self.server_seed, red, yellow);
         self.dice = Some(DieStream::new(key));
         self.started_at = Some(OffsetDateTime::now_utc());
@@ -159,7 +163,7 @@ impl Timeline {
 
     /// Draws the next die value for a roll of `colour`, after checking the roll would be
     /// accepted: a refused roll never consumes a value of the stream.
-    pub(super) fn draw(&mut self, colour: Colour) -> Result<Die, RuleError> {
+    pub(in crate::room) fn draw(&mut self, colour: Colour) -> Result<Die, RuleError> {
         self.game.check_roll(colour)?;
         let dice = self.dice.as_mut().ok_or(RuleError::GameOver)?;
         Ok(dice.next_die())
@@ -168,7 +172,7 @@ impl Timeline {
     /// Applies an action through the rules, logs it and returns its numbered wire events.
     /// `seeds` (the client seeds, Red's then Yellow's) are asked only when the action ends the
     /// game, whose `game_over` reveals them with the server seed.
-    pub(super) fn apply(
+    pub(in crate::room) fn apply(
         &mut self,
         action: Action,
         seeds: impl FnOnce() -> [String; 2],
@@ -197,7 +201,7 @@ impl Timeline {
 
     /// Numbers one event that changes no game (presence, the rematch's room): it never makes an
     /// action stale.
-    pub(super) fn presence(&mut self) -> u64 {
+    pub(in crate::room) fn presence(&mut self) -> u64 {
         self.event += 1;
         self.event
     }
@@ -205,7 +209,7 @@ impl Timeline {
     /// Goes back to `game`, the position before the action logged at `index`, marking that
     /// action and every later one undone; answers how many were, and the event number of the
     /// `undone` event that tells it. The die stream is never rewound.
-    pub(super) fn undo_to(&mut self, game: Game, index: usize) -> (u32, u64) {
+    pub(in crate::room) fn undo_to(&mut self, game: Game, index: usize) -> (u32, u64) {
         self.game = game;
         let mut taken = 0u32;
         for logged in &mut self.actions[index..] {
@@ -223,7 +227,7 @@ impl Timeline {
     /// as the log holds (undone ones included), and the actions replayed (undone ones skipped).
     /// `replayed` is told of every replayed action with the position before it, so the room can
     /// rebuild its undo points. Event numbers continue from the last journaled game event.
-    pub(super) fn put_back(
+    pub(in crate::room) fn put_back(
         &mut self,
         started_at: OffsetDateTime,
         seeds: (&ClientSeed, &ClientSeed),
@@ -262,6 +266,6 @@ impl Timeline {
 }
 
 /// A rules refusal as a wire refusal.
-pub(super) fn rule(error: RuleError) -> Refusal {
+pub(in crate::room) fn rule(error: RuleError) -> Refusal {
     (error.into(), error.to_string())
 }

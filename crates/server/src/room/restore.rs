@@ -11,10 +11,11 @@ use aeroplane_protocol::name::PlayerName;
 use aeroplane_protocol::record::{LoggedAction, Mode};
 use aeroplane_rules::Colour;
 
-use super::{Line, Loaded, SavedClock, SavedSeat, Setup, VERSION};
-use crate::room::bot::ComputerSeat;
-use crate::room::core::Room;
-use crate::room::{RoomContext, RoomHandle, RoomSetup, SeatSetup, task};
+use super::core::Room;
+use super::handle::RoomHandle;
+use super::journal::{Line, Loaded, RoomJournal, SavedClock, SavedSeat, Setup, VERSION};
+use super::setup::{ComputerSeat, RoomContext, RoomSetup, SeatSetup};
+use super::task;
 use crate::token::SeatToken;
 
 /// Why a journal could not be restored.
@@ -104,7 +105,7 @@ fn read(entries: Vec<Line>) -> Result<Journaled, RestoreError> {
     })
 }
 
-type Failed = (RestoreError, Box<dyn super::RoomJournal>);
+type Failed = (RestoreError, Box<dyn RoomJournal>);
 
 /// Rebuilds one journaled room and opens it:
 ///
@@ -123,7 +124,7 @@ type Failed = (RestoreError, Box<dyn super::RoomJournal>);
 ///   as a new game) and a computer room's bot is started again (`task.rs`).
 fn restore(
     journaled: Journaled,
-    journal: Box<dyn super::RoomJournal>,
+    journal: Box<dyn RoomJournal>,
     context: &RoomContext,
 ) -> Result<RoomHandle, Failed> {
     let Journaled {

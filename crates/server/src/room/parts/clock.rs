@@ -1,0 +1,117 @@
+//! The turn clock's state: its length, the pending deadline, the strikes and which actions it
+//! played. How the room uses it is `room/clock.rs`.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use aeroplane_protocol::snapshot::{ClockView, Strikes};
+use aeroplane_rules::Colour;
+use tokio::time::Instant;
+
+use super::seats::millis;
+use crate::room::journal::SavedClock;
+
+/// A room's turn clock: its length, the pending deadline and what it counted.
+#[derive(Debug, Default)]
+pub(in crate::room) struct Clock {
+    /// How long each decision may take; `None` for a room without a clock.
+    per_decision: Option<Duration>,
+    /// When the pending decision times out.
+    deadline: Option<Instant>,
+    /// Strikes per colour in this game.
+    strikes: BTreeMap<Colour, u32>,
+    /// The indices in the action log of the actions the clock played for a player.
+    played: Vec<usize>,
+    /// Whether the action being applied now is one the clock plays for a player.
+    playing: bool,
+}
+
+impl Clock {
+    /// A clock of this length, or none.
+    pub(in crate::room) fn new(per_decision: Option<Duration>) -> Clock {
+        Clock {
+            per_decision: per_decision.filter(|length| !length.is_zero()),
+            ..Clock::default()
+        }
+    }
+
+    /// How long each decision may take (`None`: no clock).
+    pub(in crate::room) fn per_decision(&self) -> Option<Duration> {
+        self.per_decision
+    }
+
+    /// The clock's length in ms, as the journal and turn events carry it.
+    pub(in crate::room) fn length_ms(&self) -> Option<u64> {
+        self.per_decision.map(millis)
+    }
+
+    /// When the pending decision times out.
+    pub(in crate::room) fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// The count the journal keeps.
+    pub(in crate::room) fn saved(&self) -> SavedClock {
+        SavedClock {
+            strikes: Colour::ALL.map(|colour| self.strikes(colour)),
+            played: self.played.clone(),
+        }
+    }
+
+    /// Puts back a journaled count.
+    pub(in crate::room) fn put_back(&mut self, saved: SavedClock) {
+        self.strikes = Colour::ALL.into_iter().zip(saved.strikes).collect();
+        self.played = saved.played;
+    }
+
+    fn strikes(&self, colour: Colour) -> u32 {
+        self.strikes.get(&colour).copied().unwrap_or(0)
+    }
+
+    /// Counts a strike against `colour`; answers its strikes now.
+    pub(in crate::room) fn strike(&mut self, colour: Colour) -> u32 {
+        let strikes = self.strikes.entry(colour).or_insert(0);
+        *strikes += 1;
+        *strikes
+    }
+
+    /// Sets (or clears) the pending decision's deadline.
+    pub(in crate::room) fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// Whether the action being applied now is one the clock plays for a player.
+    pub(in crate::room) fn is_playing(&self) -> bool {
+        self.playing
+    }
+
+    /// The clock starts (`Some(index)`: the index the action it plays will have in the log) or
+    /// stops (`None`) playing an action for a player.
+    pub(in crate::room) fn playing(&mut self, index: Option<usize>) {
+        self.playing = index.is_some();
+        self.played.extend(index);
+    }
+
+    /// The action the clock was playing was refused: it played nothing.
+    pub(in crate::room) fn refused(&mut self) {
+        self.played.pop();
+    }
+
+    /// The clock as snapshots show it (`None` in a room without a clock).
+    pub(in crate::room) fn view(&self, max_strikes: u32) -> Option<ClockView> {
+        let per_decision_ms = self.length_ms()?;
+        let now = Instant::now();
+        let remaining_ms = self
+            .deadline
+            .map(|deadline| millis(deadline.saturating_duration_since(now)));
+        Some(ClockView {
+            per_decision_ms,
+            remaining_ms,
+            strikes: Strikes {
+                red: self.strikes(Colour::Red),
+                yellow: self.strikes(Colour::Yellow),
+            },
+            max_strikes: max_strikes.max(1),
+        })
+    }
+}
