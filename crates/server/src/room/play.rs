@@ -240,6 +240,7 @@ impl Room {
         };
         let now = OffsetDateTime::now_utc();
         Some(GameRecord {
+            format: aeroplane_protocol::record::RECORD_FORMAT,
             id: self.id,
             ruleset: RULESET.to_owned(),
             mode: self.mode,
