@@ -220,7 +220,7 @@ async fn a_rematch_opens_a_new_room_with_colours_swapped_once_both_ask() {
     assert_ne!(snapshot.fairness.commitment, room.commitment);
     let mut new_ann = app.connect(ann.room_id).await;
     new_ann.join_with_token(ann.token.as_deref().unwrap()).await;
-    new_bob.catch_up(new_ann.seen).await;
+    new_bob.catch_up(new_ann.seen()).await;
     new_bob.roll().await;
     new_ann
         .recv_until(|m| matches!(m, ServerMessage::Rolled(r) if r.colour == Colour::Red))

@@ -23,14 +23,14 @@ async fn a_player_who_reconnects_with_its_token_within_the_grace_period_gets_a_s
     let welcome = red.join_with_token(&token).await;
     assert_eq!(welcome.colour, Some(Colour::Red));
     assert_eq!(welcome.snapshot.phase, RoomPhase::Playing);
-    assert_eq!(welcome.snapshot.event, yellow.seen);
+    assert_eq!(welcome.snapshot.event, yellow.seen());
     assert!(welcome.snapshot.notation.as_deref() == Some("b,b,b,b b,b,b,b red - 0"));
     let back = yellow.recv().await;
     assert!(
         matches!(back, ServerMessage::PlayerConnected(ref c) if c.colour == Colour::Red),
         "{back:?}"
     );
-    red.catch_up(yellow.seen).await;
+    red.catch_up(yellow.seen()).await;
     assert!(red.sync().await.seats.red.unwrap().connected);
     red.roll().await;
     yellow
