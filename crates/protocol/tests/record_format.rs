@@ -22,14 +22,20 @@ fn with_format(format: Value) -> Value {
 
 #[test]
 fn a_record_written_before_records_carried_a_format_reads_as_format_one() {
-    assert!(unversioned().get("format").is_none(), "the fixture is unversioned");
+    assert!(
+        unversioned().get("format").is_none(),
+        "the fixture is unversioned"
+    );
     let record: GameRecord = serde_json::from_str(UNVERSIONED).expect("an old record decodes");
     assert_eq!(record.format, 1);
     assert_eq!(record.result.winner, Some(Colour::Yellow));
     assert_eq!(record.result.reason, EndReason::Resigned);
     assert_eq!(record.actions.len(), 8);
     let game = record.replay().expect("the old record replays");
-    assert_eq!(game.outcome().map(|outcome| outcome.winner), Some(Some(Colour::Yellow)));
+    assert_eq!(
+        game.outcome().map(|outcome| outcome.winner),
+        Some(Some(Colour::Yellow))
+    );
 }
 
 #[test]
@@ -51,7 +57,10 @@ fn a_record_of_a_newer_format_is_refused_naming_the_format() {
         message.contains(&format!("game record format {newer} is newer")),
         "{message}"
     );
-    assert!(message.contains(&format!("up to {RECORD_FORMAT}")), "{message}");
+    assert!(
+        message.contains(&format!("up to {RECORD_FORMAT}")),
+        "{message}"
+    );
 }
 
 #[test]

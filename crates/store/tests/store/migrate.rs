@@ -56,7 +56,10 @@ async fn postgres_seeds_written_as_text_read_back_after_the_bytes_migration() {
     let record = store.get(id).await.unwrap().expect("the old game");
     assert_eq!(record.fairness.red_seed, "ann 飞");
     assert_eq!(record.fairness.yellow_seed, "");
-    assert_eq!(record.format, 1, "a row written before records carried a format");
+    assert_eq!(
+        record.format, 1,
+        "a row written before records carried a format"
+    );
     store.close().await;
 }
 
@@ -88,5 +91,8 @@ async fn sqlite_seeds_written_as_text_read_back_after_the_bytes_migration() {
     let record = store.get(id).await.unwrap().expect("the old game");
     assert_eq!(record.fairness.red_seed, "ann 飞");
     assert_eq!(record.fairness.yellow_seed, "");
-    assert_eq!(record.format, 1, "a row written before records carried a format");
+    assert_eq!(
+        record.format, 1,
+        "a row written before records carried a format"
+    );
 }
