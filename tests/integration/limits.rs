@@ -35,7 +35,9 @@ fn ws_url(app: &TestApp, room: uuid::Uuid) -> String {
     format!("ws://{}/ws/rooms/{room}", app.addr)
 }
 
-#[tokio::test]
+// The server's token bucket reads tokio's clock, paused here: the refill happens only when the
+// test lets time pass, so the flood's count does not depend on the machine's speed.
+#[tokio::test(start_paused = true)]
 async fn a_flood_is_refused_with_rate_limited_then_closed_with_1008_and_the_room_plays_on() {
     let app = spawn_app_with(|config| {
         config.ws_rate_per_sec = 20.0;
@@ -221,6 +223,7 @@ async fn a_room_admits_its_spectators_and_refuses_more() {
     );
     // A player may still come back to its seat, and a spectator's place frees when it leaves.
     drop(second);
+    // Real time: this waits for the server to read the close, not for one of its timers.
     tokio::time::sleep(Duration::from_millis(200)).await;
     third.join(join).await;
     game_plays_on(&app, room.id, &mut red, &mut yellow).await;

@@ -97,7 +97,7 @@ async fn a_snapshot_says_how_long_a_disconnected_seat_is_held() {
     assert!(held > 0 && held <= 60_000, "{held} ms");
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn the_first_clock_of_a_quick_match_waits_until_red_is_there() {
     let app = spawn_app_with(|config| config.quick_match_turn_clock_ms = 300).await;
     let (red_match, yellow_match) = quick_match(&app).await;

@@ -88,7 +88,7 @@ async fn a_player_absent_past_the_grace_period_abandons_the_game() {
     ));
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_peer_that_stops_answering_pings_is_closed_with_4003() {
     let app = spawn_app_with(|config| config.ping_interval_ms = 100).await;
     let room = app.create_room().await;

@@ -158,7 +158,7 @@ async fn online_games_cannot_be_undone() {
     red.expect_error(ErrorCode::UndoUnavailable).await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn the_computer_does_not_act_on_a_position_that_an_undo_took_back() {
     // The computer waits a little before each action, long enough to undo in between.
     let app = crate::support::spawn_app_with(|config| config.bot_pace_ms = 400).await;
