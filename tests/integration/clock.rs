@@ -6,7 +6,7 @@ use aeroplane_protocol::api::RoomCreated;
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_rules::{Colour, EndReason};
 
-use crate::support::{Client, TestApp, Turn, spawn_app_with};
+use crate::support::{Client, TestApp, TurnView, spawn_app_with};
 
 const CLOCK_MS: u64 = 300;
 
@@ -32,7 +32,7 @@ fn deadline(message: &ServerMessage) -> Option<Option<u64>> {
 
 /// Yellow plays its own turns at once; Red never acts. Returns what `red` saw up to game over.
 async fn yellow_plays_red_waits(red: &mut Client, yellow: &mut Client) -> Vec<ServerMessage> {
-    let mut turn = Turn::START;
+    let mut turn = TurnView::of(red);
     red_waits_until(red, yellow, &mut turn, |message| {
         matches!(message, ServerMessage::GameOver(_))
     })
@@ -44,7 +44,7 @@ async fn yellow_plays_red_waits(red: &mut Client, yellow: &mut Client) -> Vec<Se
 pub(crate) async fn red_waits_until(
     red: &mut Client,
     yellow: &mut Client,
-    turn: &mut Turn,
+    turn: &mut TurnView,
     stop: impl Fn(&ServerMessage) -> bool,
 ) -> Vec<ServerMessage> {
     let mut seen = Vec::new();
@@ -56,13 +56,13 @@ pub(crate) async fn red_waits_until(
         if done {
             return seen;
         }
-        if turn.settled && turn.actor == Colour::Yellow {
-            yellow.catch_up(red.seen).await;
-            match turn.pending {
+        if turn.settled() && turn.actor() == Colour::Yellow {
+            yellow.catch_up(red.seen()).await;
+            match turn.pending() {
                 None => yellow.roll().await,
                 Some(legal) => yellow.move_plane(legal.iter().next().unwrap()).await,
             }
-            turn.settled = false;
+            turn.sent();
         }
     }
 }
@@ -115,7 +115,7 @@ async fn a_disconnected_players_turns_are_played_while_the_seat_is_held() {
     let token = red.token.clone().unwrap();
     drop(red);
     // Yellow plays on; the server plays Red's turns whenever the clock runs out.
-    let mut turn = Turn::START;
+    let mut turn = TurnView::of(&yellow);
     let mut red_moves = 0;
     while red_moves < 3 {
         let message = yellow.recv().await;
@@ -125,12 +125,12 @@ async fn a_disconnected_players_turns_are_played_while_the_seat_is_held() {
             ServerMessage::GameOver(over) => panic!("the game ended: {over:?}"),
             _ => {}
         }
-        if turn.settled && turn.actor == Colour::Yellow {
-            match turn.pending {
+        if turn.settled() && turn.actor() == Colour::Yellow {
+            match turn.pending() {
                 None => yellow.roll().await,
                 Some(legal) => yellow.move_plane(legal.iter().next().unwrap()).await,
             }
-            turn.settled = false;
+            turn.sent();
         }
     }
     // Red comes back to a live game within the grace period.

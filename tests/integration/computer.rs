@@ -7,10 +7,10 @@
 use aeroplane_protocol::api::RoomCreated;
 use aeroplane_protocol::record::{Mode, PlayerKind};
 use aeroplane_protocol::server::{GameOver, ServerMessage};
-use aeroplane_protocol::snapshot::{RoomPhase, Snapshot};
-use aeroplane_rules::{Colour, EndReason, Phase};
+use aeroplane_protocol::snapshot::RoomPhase;
+use aeroplane_rules::{Colour, EndReason};
 
-use crate::support::{Client, TestApp, Turn, spawn_app_with};
+use crate::support::{Client, TestApp, TurnView, spawn_app_with};
 
 /// A server whose bot acts at once (no pace).
 pub(crate) async fn fast_app() -> TestApp {
@@ -49,18 +49,6 @@ pub(crate) async fn computer_game(app: &TestApp, body: serde_json::Value) -> (Ro
     (room, human)
 }
 
-/// What the game needs next, read from a snapshot.
-pub(crate) fn turn_of(snapshot: &Snapshot) -> Turn {
-    Turn {
-        actor: snapshot.game.to_act(),
-        pending: match snapshot.game.phase() {
-            Phase::AwaitingMove { legal, .. } => Some(legal),
-            _ => None,
-        },
-        settled: true,
-    }
-}
-
 /// How [`drive`] ended.
 #[derive(Debug)]
 pub(crate) enum Stop {
@@ -74,26 +62,25 @@ pub(crate) enum Stop {
 /// reads everything else, until the game is settled in a state `wanted` accepts, or over.
 pub(crate) async fn drive(
     client: &mut Client,
-    turn: &mut Turn,
+    turn: &mut TurnView,
     mine: impl Fn(Colour) -> bool,
-    wanted: impl Fn(&Turn) -> bool,
+    wanted: impl Fn(&TurnView) -> bool,
 ) -> Stop {
     loop {
-        if turn.settled && wanted(turn) {
+        if turn.settled() && wanted(turn) {
             return Stop::Wanted;
         }
-        if turn.settled && mine(turn.actor) {
-            match turn.pending {
+        if turn.settled() && mine(turn.actor()) {
+            match turn.pending() {
                 None => client.roll().await,
                 Some(legal) => client.move_plane(legal.iter().next().unwrap()).await,
             }
-            turn.settled = false;
+            turn.sent();
         }
         let message = client.recv().await;
         match &message {
             ServerMessage::Error(error) => panic!("unexpected error: {error:?}"),
             ServerMessage::GameOver(over) => return Stop::Over(over.clone()),
-            ServerMessage::Undone(undone) => *turn = turn_of(&undone.snapshot),
             _ => turn.follow(&message),
         }
     }
@@ -106,7 +93,7 @@ async fn a_complete_game_at(level: &str, human: Colour) {
     let (room, mut client) = computer_game(&app, body).await;
     assert_eq!(room.mode, Mode::Computer);
     assert_eq!(room.level.as_deref(), Some(level));
-    let mut turn = Turn::START;
+    let mut turn = TurnView::of(&client);
     let Stop::Over(over) = drive(&mut client, &mut turn, |c| c == human, |_| false).await else {
         unreachable!("only the end of the game stops this drive")
     };

@@ -63,7 +63,7 @@ async fn a_declined_offer_lets_play_go_on_and_an_early_re_offer_is_refused() {
         matches!(declined, ServerMessage::DrawDeclined(ref d) if d.by == Colour::Yellow && !d.implicit),
         "{declined:?}"
     );
-    red.catch_up(yellow.seen).await;
+    red.catch_up(yellow.seen()).await;
     red.offer_draw().await;
     red.expect_error(ErrorCode::Rule(RuleError::OfferTooSoon))
         .await;

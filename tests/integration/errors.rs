@@ -58,7 +58,7 @@ async fn an_illegal_plane_and_a_roll_while_a_choice_is_pending_are_refused() {
         panic!("expected the roll")
     };
     assert_eq!(rolled.legal.iter().collect::<Vec<_>>(), [plane(0)]);
-    yellow.catch_up(red.seen).await;
+    yellow.catch_up(red.seen()).await;
     let before = red.sync().await;
 
     red.move_plane(plane(1)).await;
@@ -91,7 +91,7 @@ async fn a_stale_or_duplicate_action_is_refused_and_changes_nothing() {
     let app = spawn_app().await;
     let room = app.create_room().await;
     let (mut red, mut yellow) = app.start_game(&room).await;
-    let seen_at_start = red.seen;
+    let seen_at_start = red.seen();
     red.roll().await;
     red.recv_until(|m| matches!(m, ServerMessage::Rolled(_)))
         .await;
@@ -108,12 +108,12 @@ async fn a_stale_or_duplicate_action_is_refused_and_changes_nothing() {
     // An event number from the future is stale too.
     red.send(&ClientMessage::Resign(aeroplane_protocol::client::Act {
         id: Some(100),
-        seen: red.seen + 5,
+        seen: red.seen() + 5,
     }))
     .await;
     red.expect_error(ErrorCode::Stale).await;
     assert_unchanged(&mut red, &first).await;
-    yellow.catch_up(red.seen).await;
+    yellow.catch_up(red.seen()).await;
 }
 
 #[tokio::test]
@@ -179,7 +179,7 @@ async fn a_wrong_token_a_taken_seat_and_a_full_room_are_refused() {
     intruder.expect_error(ErrorCode::NotJoined).await;
     red.recv_until(|m| matches!(m, ServerMessage::GameStarted(_)))
         .await;
-    assert_eq!(red.sync().await.event, red.seen);
+    assert_eq!(red.sync().await.event, red.seen());
 }
 
 #[tokio::test]

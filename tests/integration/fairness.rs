@@ -32,7 +32,7 @@ async fn the_revealed_seed_reproduces_every_roll_of_the_game() {
         (started.red_seed.as_str(), started.yellow_seed.as_str()),
         ("ann's luck", "🎲 bob")
     );
-    yellow.catch_up(red.seen).await;
+    yellow.catch_up(red.seen()).await;
 
     let mut rolls = Vec::new();
     let over = play_to_end(&mut red, &mut yellow, |message| {
@@ -100,7 +100,7 @@ async fn a_third_six_in_a_row_is_void_and_passes_the_turn() {
         snapshot.notation.as_deref(),
         Some("6,b,b,b b,b,b,b yellow - 0")
     );
-    yellow.catch_up(red.seen).await;
+    yellow.catch_up(red.seen()).await;
     yellow.roll().await;
     red.recv_until(|m| matches!(m, ServerMessage::Rolled(r) if r.colour == Colour::Yellow))
         .await;

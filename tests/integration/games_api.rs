@@ -82,7 +82,7 @@ async fn a_finished_game_can_be_read_listed_and_replayed() {
     red.roll().await;
     // The room answers `sync` after every event of the roll, so Red is then up to date.
     red.sync().await;
-    yellow.catch_up(red.seen).await;
+    yellow.catch_up(red.seen()).await;
     yellow.resign().await;
     red.recv_until(|m| matches!(m, aeroplane_protocol::server::ServerMessage::GameOver(_)))
         .await;

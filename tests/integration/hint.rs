@@ -6,7 +6,7 @@ use aeroplane_protocol::server::ServerMessage;
 use aeroplane_rules::{Colour, RuleError};
 
 use crate::computer::{Stop, computer_game, create, drive, fast_app};
-use crate::support::{Client, Turn, spawn_app_with};
+use crate::support::{Client, TurnView, spawn_app_with};
 
 async fn ask_hint(client: &mut Client) -> u64 {
     let id = client.request_id();
@@ -21,8 +21,8 @@ async fn a_hint_names_a_legal_plane_with_its_reason_at_the_rooms_level() {
     let app = fast_app().await;
     let body = serde_json::json!({ "mode": "computer", "level": "hard" });
     let (_room, mut human) = computer_game(&app, body).await;
-    let mut turn = Turn::START;
-    let wanted = |turn: &Turn| turn.actor == Colour::Red && turn.pending.is_some();
+    let mut turn = TurnView::of(&human);
+    let wanted = |turn: &TurnView| turn.actor() == Colour::Red && turn.pending().is_some();
     let Stop::Wanted = drive(&mut human, &mut turn, |c| c == Colour::Red, wanted).await else {
         panic!("the game ended before the human had a choice")
     };
@@ -33,7 +33,7 @@ async fn a_hint_names_a_legal_plane_with_its_reason_at_the_rooms_level() {
     };
     assert_eq!(hint.id, Some(id));
     assert_eq!(hint.level, "hard");
-    assert!(turn.pending.unwrap().contains(hint.plane), "{hint:?}");
+    assert!(turn.pending().unwrap().contains(hint.plane), "{hint:?}");
     assert!(!hint.explanation.is_empty());
     let after = human.sync().await;
     assert_eq!(after.event, before.event, "a hint is not a room event");

@@ -7,7 +7,7 @@ use aeroplane_protocol::server::{GameOver, ServerMessage};
 use aeroplane_rules::{Colour, RuleError};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::support::{Client, TestApp, Turn, play_to_end, player_join, spawn_app};
+use crate::support::{Client, TestApp, TurnView, play_to_end, player_join, spawn_app};
 
 /// One bad frame and the answer it must get.
 struct Case {
@@ -185,7 +185,7 @@ async fn a_corpus_of_bad_frames_gets_its_codes_and_the_game_beside_it_plays_on()
     let hostile = async {
         let before = red.sync().await;
 
-        let corpus = decode_corpus(red.seen);
+        let corpus = decode_corpus(red.seen());
         send_corpus(&mut red, corpus).await;
 
         // Actions for another seat, from a spectator, and before joining are refused by the room.
@@ -201,10 +201,12 @@ async fn a_corpus_of_bad_frames_gets_its_codes_and_the_game_beside_it_plays_on()
             .await;
         // Resigning is allowed out of turn, so a resign that claims a future event shows the
         // stale rule instead.
-        yellow.seen += 100;
-        yellow.resign().await;
+        let id = Some(yellow.request_id());
+        let future = yellow.seen() + 100;
+        yellow
+            .send(&ClientMessage::Resign(Act { id, seen: future }))
+            .await;
         yellow.expect_error(ErrorCode::Stale).await;
-        yellow.seen -= 100;
         watcher.roll().await;
         watcher.expect_error(ErrorCode::SpectatorCannotAct).await;
         stranger.roll().await;
@@ -270,18 +272,18 @@ async fn play_a_quiet_game(app: &TestApp) {
 /// sends the very same frame again: each replay must be refused as `stale` and change nothing.
 /// Returns the `game_over` and the number of accepted actions.
 async fn play_replaying_every_action(red: &mut Client, yellow: &mut Client) -> (GameOver, usize) {
-    let mut turn = Turn::START;
+    let mut turn = TurnView::of(red);
     let mut accepted = 0;
     loop {
-        let colour = turn.actor;
+        let colour = turn.actor();
         let actor = if colour == Colour::Red {
             &mut *red
         } else {
             &mut *yellow
         };
         let id = Some(actor.request_id());
-        let seen = actor.seen;
-        let message = match turn.pending {
+        let seen = actor.seen();
+        let message = match turn.pending() {
             None => ClientMessage::Roll(Act { id, seen }),
             Some(legal) => ClientMessage::Move(MovePlane {
                 id,
@@ -292,8 +294,8 @@ async fn play_replaying_every_action(red: &mut Client, yellow: &mut Client) -> (
         let frame = message.to_json();
         actor.send_raw(frame.clone()).await;
         accepted += 1;
-        turn.settled = false;
-        while !turn.settled {
+        turn.sent();
+        while !turn.settled() {
             let message = red.recv().await;
             if let ServerMessage::Error(error) = &message {
                 panic!("unexpected error: {error:?}");
@@ -304,7 +306,7 @@ async fn play_replaying_every_action(red: &mut Client, yellow: &mut Client) -> (
             }
             turn.follow(&message);
         }
-        yellow.catch_up(red.seen).await;
+        yellow.catch_up(red.seen()).await;
         let replayer = if colour == Colour::Red {
             &mut *red
         } else {

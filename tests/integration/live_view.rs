@@ -97,7 +97,7 @@ async fn a_snapshot_says_how_long_a_disconnected_seat_is_held() {
     assert!(held > 0 && held <= 60_000, "{held} ms");
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn the_first_clock_of_a_quick_match_waits_until_red_is_there() {
     let app = spawn_app_with(|config| config.quick_match_turn_clock_ms = 300).await;
     let (red_match, yellow_match) = quick_match(&app).await;
@@ -220,7 +220,7 @@ async fn a_rematch_opens_a_new_room_with_colours_swapped_once_both_ask() {
     assert_ne!(snapshot.fairness.commitment, room.commitment);
     let mut new_ann = app.connect(ann.room_id).await;
     new_ann.join_with_token(ann.token.as_deref().unwrap()).await;
-    new_bob.catch_up(new_ann.seen).await;
+    new_bob.catch_up(new_ann.seen()).await;
     new_bob.roll().await;
     new_ann
         .recv_until(|m| matches!(m, ServerMessage::Rolled(r) if r.colour == Colour::Red))

@@ -7,7 +7,7 @@ use aeroplane_protocol::snapshot::RoomPhase;
 use aeroplane_rules::{Colour, EndReason};
 
 use crate::computer::{Stop, create, drive, fast_app};
-use crate::support::{Client, TestApp, Turn};
+use crate::support::{Client, TestApp, TurnView};
 use crate::undo::{assert_restored, undo};
 
 /// Creates a local room and joins its one player.
@@ -32,7 +32,7 @@ async fn local_game(app: &TestApp) -> (uuid::Uuid, Client) {
 async fn one_connection_plays_a_local_game_to_the_end() {
     let app = fast_app().await;
     let (id, mut client) = local_game(&app).await;
-    let mut turn = Turn::START;
+    let mut turn = TurnView::of(&client);
     let Stop::Over(over) = drive(&mut client, &mut turn, |_| true, |_| false).await else {
         unreachable!()
     };
@@ -99,21 +99,21 @@ async fn draw_offers_are_refused_in_local_rooms() {
 async fn undo_in_a_local_room_takes_back_either_colours_choice() {
     let app = fast_app().await;
     let (_id, mut client) = local_game(&app).await;
-    let mut turn = Turn::START;
+    let mut turn = TurnView::of(&client);
     let mut before = Vec::new();
     // Plane choices until both colours have made one.
     let mut movers = Vec::new();
     while !(movers.contains(&Colour::Red) && movers.contains(&Colour::Yellow)) {
-        let Stop::Wanted = drive(&mut client, &mut turn, |_| true, |t| t.pending.is_some()).await
+        let Stop::Wanted = drive(&mut client, &mut turn, |_| true, |t| t.pending().is_some()).await
         else {
             panic!("the game ended early")
         };
         before.push(client.sync().await);
-        movers.push(turn.actor);
+        movers.push(turn.actor());
         client
-            .move_plane(turn.pending.unwrap().iter().next().unwrap())
+            .move_plane(turn.pending().unwrap().iter().next().unwrap())
             .await;
-        turn.settled = false;
+        turn.sent();
     }
     let Stop::Wanted = drive(&mut client, &mut turn, |_| true, |_| true).await else {
         panic!("the game ended early")

@@ -114,7 +114,7 @@ async fn play_with_seeds(app: &TestApp, red_seed: &str, yellow_seed: &str) -> Ga
     yellow.join(join).await;
     red.recv_until(|m| matches!(m, ServerMessage::GameStarted(_)))
         .await;
-    yellow.catch_up(red.seen).await;
+    yellow.catch_up(red.seen()).await;
     play_to_end(&mut red, &mut yellow, |_| {}).await;
     app.stored_record(room.id).await;
     let response = app

@@ -22,7 +22,7 @@ async fn metrics_are_prometheus_text_with_the_documented_families() {
     red.send_raw("{\"type\":\"nonsense\"}").await;
     red.recv_until(|m| matches!(m, ServerMessage::Error(_)))
         .await;
-    yellow.catch_up(red.seen).await;
+    yellow.catch_up(red.seen()).await;
     yellow.resign().await;
     red.recv_until(|m| matches!(m, ServerMessage::GameOver(_)))
         .await;

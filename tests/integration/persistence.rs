@@ -112,7 +112,7 @@ async fn resigned_drawn_and_abandoned_games_are_stored_once_and_replay(kind: Sto
     let (resigned, mut red, mut yellow) = start_named(&app, "Res", "Igner").await;
     red.roll().await;
     red.sync().await;
-    yellow.catch_up(red.seen).await;
+    yellow.catch_up(red.seen()).await;
     yellow.resign().await;
     red.recv_until(|m| matches!(m, ServerMessage::GameOver(_)))
         .await;

@@ -49,7 +49,7 @@ async fn quick_match_pairs_two_clients_into_one_room_and_they_can_play() {
     assert_eq!(welcome.colour, Some(Colour::Red));
     let mut yellow = app.connect(yellow_match.room_id).await;
     yellow.join_with_token(&yellow_match.token).await;
-    red.catch_up(yellow.seen).await;
+    red.catch_up(yellow.seen()).await;
     red.roll().await;
     yellow
         .recv_until(|m| matches!(m, ServerMessage::Rolled(_)))

@@ -23,14 +23,14 @@ async fn a_player_who_reconnects_with_its_token_within_the_grace_period_gets_a_s
     let welcome = red.join_with_token(&token).await;
     assert_eq!(welcome.colour, Some(Colour::Red));
     assert_eq!(welcome.snapshot.phase, RoomPhase::Playing);
-    assert_eq!(welcome.snapshot.event, yellow.seen);
+    assert_eq!(welcome.snapshot.event, yellow.seen());
     assert!(welcome.snapshot.notation.as_deref() == Some("b,b,b,b b,b,b,b red - 0"));
     let back = yellow.recv().await;
     assert!(
         matches!(back, ServerMessage::PlayerConnected(ref c) if c.colour == Colour::Red),
         "{back:?}"
     );
-    red.catch_up(yellow.seen).await;
+    red.catch_up(yellow.seen()).await;
     assert!(red.sync().await.seats.red.unwrap().connected);
     red.roll().await;
     yellow
@@ -88,7 +88,7 @@ async fn a_player_absent_past_the_grace_period_abandons_the_game() {
     ));
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_peer_that_stops_answering_pings_is_closed_with_4003() {
     let app = spawn_app_with(|config| config.ping_interval_ms = 100).await;
     let room = app.create_room().await;

@@ -13,7 +13,9 @@ use uuid::Uuid;
 
 use crate::child::ServerProcess;
 use crate::db::TestDatabase;
-use crate::support::{Client, TIMEOUT, Turn, connect_to, play_to_end_from, player_join, welcome};
+use crate::support::{
+    Client, TIMEOUT, TurnView, connect_to, play_to_end_from, player_join, welcome,
+};
 
 /// How long a graceful shutdown may take in these tests.
 pub(crate) const DEADLINE_MS: &str = "3000";
@@ -62,22 +64,22 @@ pub(crate) async fn seat_both(server: &ServerProcess, room: Uuid) -> (Client, Cl
 
 /// Plays at least `actions` actions (each roll, then the first legal plane) and stops with a
 /// roll pending a plane choice, when one comes within a while. Answers the turn to go on from.
-pub(crate) async fn play_some(red: &mut Client, yellow: &mut Client, actions: usize) -> Turn {
-    let mut turn = Turn::START;
+pub(crate) async fn play_some(red: &mut Client, yellow: &mut Client, actions: usize) -> TurnView {
+    let mut turn = TurnView::of(red);
     let mut done = 0;
-    while done < actions || (turn.pending.is_none() && done < actions + 60) {
-        let actor = if turn.actor == Colour::Red {
+    while done < actions || (turn.pending().is_none() && done < actions + 60) {
+        let actor = if turn.actor() == Colour::Red {
             &mut *red
         } else {
             &mut *yellow
         };
-        match turn.pending {
+        match turn.pending() {
             None => actor.roll().await,
             Some(legal) => actor.move_plane(legal.iter().next().unwrap()).await,
         }
         done += 1;
-        turn.settled = false;
-        while !turn.settled {
+        turn.sent();
+        while !turn.settled() {
             let message = red.recv().await;
             assert!(
                 !matches!(
@@ -88,7 +90,7 @@ pub(crate) async fn play_some(red: &mut Client, yellow: &mut Client, actions: us
             );
             turn.follow(&message);
         }
-        yellow.catch_up(red.seen).await;
+        yellow.catch_up(red.seen()).await;
     }
     turn
 }
@@ -117,7 +119,7 @@ pub(crate) async fn rejoin(
         );
     }
     // Red's own welcome came before Yellow joined: catch up with Yellow's arrival.
-    red.catch_up(yellow.seen).await;
+    red.catch_up(yellow.seen()).await;
     (red, yellow)
 }
 

@@ -17,11 +17,13 @@ use uuid::Uuid;
 
 use crate::child::ServerProcess;
 use crate::clock::red_waits_until;
-use crate::computer::{Stop, drive, turn_of};
+use crate::computer::{Stop, drive};
 use crate::restart::{
     DEADLINE_MS, check_record, create_room, play_some, record_from, rejoin, seat_both,
 };
-use crate::support::{Client, TIMEOUT, Turn, connect_to, play_to_end_from, player_join, welcome};
+use crate::support::{
+    Client, TIMEOUT, TurnView, connect_to, play_to_end_from, player_join, welcome,
+};
 use crate::undo::{assert_restored, send_undo, undo};
 
 /// A server whose computer acts at once, holding seats for a minute.
@@ -105,9 +107,9 @@ async fn a_single_player_room_survives(body: serde_json::Value, graceful: bool) 
     // In a computer room the person plays one colour; in a local room both.
     let person = room.colour;
     let mine = move |colour: Colour| person.is_none_or(|person| person == colour);
-    let choice = move |turn: &Turn| mine(turn.actor) && turn.pending.is_some();
+    let choice = move |turn: &TurnView| mine(turn.actor()) && turn.pending().is_some();
 
-    let mut turn = Turn::START;
+    let mut turn = TurnView::of(&client);
     let mut choices = Vec::new();
     while choices.len() < 3 {
         let Stop::Wanted = drive(&mut client, &mut turn, mine, choice).await else {
@@ -115,12 +117,12 @@ async fn a_single_player_room_survives(body: serde_json::Value, graceful: bool) 
         };
         choices.push(client.sync().await);
         client
-            .move_plane(turn.pending.unwrap().iter().next().unwrap())
+            .move_plane(turn.pending().unwrap().iter().next().unwrap())
             .await;
-        turn.settled = false;
+        turn.sent();
     }
     // On to a moment where the person must act (the computer waits for them).
-    let Stop::Wanted = drive(&mut client, &mut turn, mine, |turn| mine(turn.actor)).await else {
+    let Stop::Wanted = drive(&mut client, &mut turn, mine, |turn| mine(turn.actor())).await else {
         panic!("the game ended early")
     };
     let before = client.sync().await;
@@ -162,7 +164,8 @@ async fn a_single_player_room_survives(body: serde_json::Value, graceful: bool) 
     send_undo(&mut client).await;
     client.expect_error(ErrorCode::NothingToUndo).await;
 
-    let mut turn = turn_of(&undone.unwrap().snapshot);
+    assert!(undone.is_some(), "undo went back");
+    let mut turn = TurnView::of(&client);
     let Stop::Over(over) = drive(&mut client, &mut turn, mine, |_| false).await else {
         unreachable!("only the end of the game stops this drive")
     };
@@ -229,7 +232,7 @@ async fn the_turn_clock_runs_again_after_a_restart_and_keeps_its_strikes() {
     .await;
     let (mut red, mut yellow) = seat_both(&server, room.id).await;
     let tokens = (red.token.clone().unwrap(), yellow.token.clone().unwrap());
-    let mut turn = Turn::START;
+    let mut turn = TurnView::of(&red);
     // The server rolls for Red when its clock runs out: Red's first strike.
     red_waits_until(
         &mut red,
@@ -244,11 +247,11 @@ async fn the_turn_clock_runs_again_after_a_restart_and_keeps_its_strikes() {
     let server = ServerProcess::start(data.path(), None, &args);
     let restored_at = Instant::now();
     let mut red = connect_to(server.addr, room.id).await;
-    let snapshot = red.join_with_token(&tokens.0).await.snapshot;
+    red.join_with_token(&tokens.0).await;
     let mut yellow = connect_to(server.addr, room.id).await;
     yellow.join_with_token(&tokens.1).await;
-    red.catch_up(yellow.seen).await;
-    let mut turn = turn_of(&snapshot);
+    red.catch_up(yellow.seen()).await;
+    let mut turn = TurnView::of(&red);
     let seen = red_waits_until(&mut red, &mut yellow, &mut turn, |m| {
         matches!(m, ServerMessage::GameOver(_))
     })
@@ -289,14 +292,14 @@ async fn undo_after_a_restart_skips_the_moves_the_turn_clock_played() {
     let room = create(&http, &server, body).await;
     let mut client = join_alone(&server, &room).await;
     let token = client.token.clone().unwrap();
-    let mut turn = Turn::START;
-    let Stop::Wanted = drive(&mut client, &mut turn, |_| true, |t| t.pending.is_some()).await
+    let mut turn = TurnView::of(&client);
+    let Stop::Wanted = drive(&mut client, &mut turn, |_| true, |t| t.pending().is_some()).await
     else {
         panic!("the game ended early")
     };
     let choice = client.sync().await;
     client
-        .move_plane(turn.pending.unwrap().iter().next().unwrap())
+        .move_plane(turn.pending().unwrap().iter().next().unwrap())
         .await;
     client
         .recv_until(|m| matches!(m, ServerMessage::Moved(_)))

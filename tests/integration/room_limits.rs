@@ -87,7 +87,7 @@ async fn the_server_caps_its_waiting_rooms_and_its_open_rooms() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_waiting_room_closes_after_its_ttl_even_with_a_player_in_it_but_a_game_does_not() {
     let app = spawn_app_with(|config| config.waiting_room_ttl_ms = 300).await;
     let waiting = app.create_room().await;

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use aeroplane_protocol::server::{GameOver, ServerMessage};
 use aeroplane_rules::Colour;
 
-use crate::support::{TestApp, Turn, spawn_app_with};
+use crate::support::{TestApp, TurnView, spawn_app_with};
 
 const GAMES: usize = 50;
 const AT_ONCE: usize = 10;
@@ -28,7 +28,7 @@ fn rss_kib() -> u64 {
 async fn play_with_reconnects(app: &TestApp, seed: u64) -> (uuid::Uuid, GameOver, u32) {
     let room = app.create_room().await;
     let (mut red, mut yellow) = app.start_game(&room).await;
-    let mut turn = Turn::START;
+    let mut turn = TurnView::of(&red);
     let mut random = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let mut reconnects = 0;
     loop {
@@ -36,7 +36,7 @@ async fn play_with_reconnects(app: &TestApp, seed: u64) -> (uuid::Uuid, GameOver
         random ^= random >> 7;
         random ^= random << 17;
         if random.is_multiple_of(25) {
-            let seat = if turn.actor == Colour::Red {
+            let seat = if turn.actor() == Colour::Red {
                 &mut red
             } else {
                 &mut yellow
@@ -54,18 +54,20 @@ async fn play_with_reconnects(app: &TestApp, seed: u64) -> (uuid::Uuid, GameOver
             seat.join_with_token(&token).await;
             drop(old);
             reconnects += 1;
+            // A new Red connection starts from its welcome, not from the events before it.
+            turn = TurnView::of(&red);
         }
-        let actor = if turn.actor == Colour::Red {
+        let actor = if turn.actor() == Colour::Red {
             &mut red
         } else {
             &mut yellow
         };
-        match turn.pending {
+        match turn.pending() {
             None => actor.roll().await,
             Some(legal) => actor.move_plane(legal.iter().next().unwrap()).await,
         }
-        turn.settled = false;
-        while !turn.settled {
+        turn.sent();
+        while !turn.settled() {
             let message = red.recv().await;
             if let ServerMessage::Error(error) = &message {
                 panic!("unexpected error: {error:?}");
@@ -76,7 +78,7 @@ async fn play_with_reconnects(app: &TestApp, seed: u64) -> (uuid::Uuid, GameOver
             }
             turn.follow(&message);
         }
-        yellow.catch_up(red.seen).await;
+        yellow.catch_up(red.seen()).await;
     }
 }
 

@@ -13,7 +13,7 @@ async fn a_spectator_sees_every_event_and_cannot_act() {
     let welcome = spectator.join_spectator("Eve").await;
     assert_eq!((welcome.colour, welcome.token), (None, None));
     let (mut red, mut yellow) = app.start_game(&room).await;
-    spectator.catch_up(red.seen).await;
+    spectator.catch_up(red.seen()).await;
 
     spectator.roll().await;
     spectator.expect_error(ErrorCode::SpectatorCannotAct).await;
@@ -34,5 +34,5 @@ async fn a_spectator_sees_every_event_and_cannot_act() {
         }
     }
     assert_eq!(spectator_saw, red_saw);
-    assert_eq!(spectator.seen, red.seen);
+    assert_eq!(spectator.seen(), red.seen());
 }

@@ -10,9 +10,10 @@ use std::time::Duration;
 use aeroplane_protocol::api::RoomCreated;
 use aeroplane_protocol::client::{Act, ClientMessage, Join, MovePlane, Request, Role};
 use aeroplane_protocol::error::ErrorCode;
+use aeroplane_protocol::follow::{Followed, RoomView};
 use aeroplane_protocol::record::GameRecord;
 use aeroplane_protocol::server::{ErrorMessage, GameOver, ServerMessage, Welcome};
-use aeroplane_rules::{Colour, Plane, PlaneSet};
+use aeroplane_rules::{Colour, Phase, Plane, PlaneSet};
 use aeroplane_server::{Config, RunningServer};
 use aeroplane_store::{GameStore, MemoryStore};
 use futures_util::{SinkExt, StreamExt};
@@ -199,7 +200,7 @@ pub(crate) async fn connect_to(addr: std::net::SocketAddr, room: Uuid) -> Client
         .expect("websocket connects");
     Client {
         ws,
-        seen: 0,
+        view: RoomView::of_room(room),
         colour: None,
         token: None,
         next_id: 1,
@@ -226,11 +227,11 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
 
-/// A typed test client on one WebSocket; it remembers the last event number it saw.
+/// A typed test client on one WebSocket; it follows the room with the protocol's follower.
 pub(crate) struct Client {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-    /// The last event number received.
-    pub(crate) seen: u64,
+    /// The room as every message received so far describes it.
+    view: RoomView,
     /// The seat's colour, once joined as a player.
     pub(crate) colour: Option<Colour>,
     /// The seat token, once joined as a player.
@@ -241,6 +242,11 @@ pub(crate) struct Client {
 }
 
 impl Client {
+    /// The last event number received (the `seen` of the next action).
+    pub(crate) fn seen(&self) -> u64 {
+        self.view.seen()
+    }
+
     /// Sends a raw text frame.
     pub(crate) async fn send_raw(&mut self, text: impl Into<String>) {
         self.ws
@@ -280,9 +286,17 @@ impl Client {
             self.transcript.push(text.as_str().to_owned());
             let message = ServerMessage::from_json(&text).expect("a known server message");
             if let Some(event) = message.event() {
-                assert_eq!(event, self.seen + 1, "events are consecutive: {message:?}");
-                self.seen = event;
+                assert_eq!(
+                    event,
+                    self.seen() + 1,
+                    "events are consecutive: {message:?}"
+                );
             }
+            assert_ne!(
+                self.view.follow(&message),
+                Followed::Gap,
+                "every event follows from the room as the client saw it: {message:?}"
+            );
             return message;
         }
     }
@@ -305,7 +319,7 @@ impl Client {
 
     /// Reads until event number `event` has arrived.
     pub(crate) async fn catch_up(&mut self, event: u64) {
-        while self.seen < event {
+        while self.seen() < event {
             self.recv().await;
         }
     }
@@ -331,7 +345,6 @@ impl Client {
             .recv_until(|m| matches!(m, ServerMessage::Welcome(_) | ServerMessage::Error(_)))
             .await;
         if let ServerMessage::Welcome(welcome) = &answer {
-            self.seen = welcome.snapshot.event;
             self.colour = welcome.colour;
             self.token.clone_from(&welcome.token);
         }
@@ -366,7 +379,7 @@ impl Client {
     fn act(&mut self) -> Act {
         Act {
             id: Some(self.request_id()),
-            seen: self.seen,
+            seen: self.seen(),
         }
     }
 
@@ -463,47 +476,69 @@ pub(crate) fn welcome(message: ServerMessage) -> Welcome {
     }
 }
 
-/// What the players must do next, followed from the events alone.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Turn {
-    /// Who acts.
-    pub(crate) actor: Colour,
-    /// The legal planes of a pending roll, if a move is awaited.
-    pub(crate) pending: Option<PlaneSet>,
-    /// Whether the state is settled (no further event of this action is to come).
-    pub(crate) settled: bool,
+/// What the players must do next: the room as the protocol's one follower ([`RoomView`]) sees
+/// it, and whether an action sent is still unanswered.
+#[derive(Clone, Debug)]
+pub(crate) struct TurnView {
+    view: RoomView,
+    /// Whether an action was sent that no game event has answered yet.
+    sent: bool,
 }
 
-impl Turn {
-    /// The turn at the start of a game.
-    pub(crate) const START: Turn = Turn {
-        actor: Colour::Red,
-        pending: None,
-        settled: true,
-    };
-
-    /// Follows one message.
-    pub(crate) fn follow(&mut self, message: &ServerMessage) {
-        match message {
-            ServerMessage::Rolled(rolled) => {
-                self.actor = rolled.colour;
-                self.pending = (!rolled.legal.is_empty()).then_some(rolled.legal);
-                self.settled = self.pending.is_some();
-            }
-            ServerMessage::Moved(moved) => {
-                self.pending = None;
-                self.settled = moved.extra_roll;
-            }
-            ServerMessage::TurnPassed(passed) => {
-                *self = Turn {
-                    actor: passed.to,
-                    pending: None,
-                    settled: true,
-                };
-            }
-            ServerMessage::GameOver(_) => self.settled = true,
-            _ => {}
+impl TurnView {
+    /// The turn as `client` has followed the room so far; go on with [`TurnView::follow`] on
+    /// every message that client receives.
+    pub(crate) fn of(client: &Client) -> TurnView {
+        TurnView {
+            view: client.view.clone(),
+            sent: false,
         }
+    }
+
+    /// Follows one message. A room event the follower cannot apply fails the test.
+    pub(crate) fn follow(&mut self, message: &ServerMessage) {
+        let followed = self.view.follow(message);
+        assert_ne!(
+            followed,
+            Followed::Gap,
+            "the turn cannot follow {message:?}"
+        );
+        let seat_change = matches!(
+            message,
+            ServerMessage::PlayerConnected(_) | ServerMessage::PlayerDisconnected(_)
+        );
+        if followed == Followed::Applied && !seat_change {
+            self.sent = false;
+        }
+    }
+
+    /// Who acts.
+    pub(crate) fn actor(&self) -> Colour {
+        self.view.game().to_act()
+    }
+
+    /// The legal planes of a pending roll, if a move is awaited.
+    pub(crate) fn pending(&self) -> Option<PlaneSet> {
+        match self.view.game().phase() {
+            Phase::AwaitingMove { legal, .. } => Some(legal),
+            Phase::AwaitingRoll | Phase::Over(_) => None,
+        }
+    }
+
+    /// Whether the players may act: no action sent awaits its events, and every event of the
+    /// last action has arrived.
+    pub(crate) fn settled(&self) -> bool {
+        !self.sent && self.view.is_settled()
+    }
+
+    /// Notes that the player to act sent an action: unsettled until its events arrive.
+    pub(crate) fn sent(&mut self) {
+        self.sent = true;
+    }
+
+    /// The room as followed so far.
+    pub(crate) fn view(&self) -> &RoomView {
+        &self.view
     }
 }
 
@@ -514,28 +549,46 @@ pub(crate) async fn play_to_end(
     yellow: &mut Client,
     on_message: impl FnMut(&ServerMessage),
 ) -> GameOver {
-    play_to_end_from(Turn::START, red, yellow, on_message).await
+    let turn = TurnView::of(red);
+    play_on(turn, red, yellow, on_message).await
 }
 
-/// [`play_to_end`] from a game whose next step is `turn` (e.g. after a restart).
+/// [`play_to_end`] in a game that went on elsewhere (e.g. a server restarted): the game must
+/// stand where `turn` left it, settled.
 pub(crate) async fn play_to_end_from(
-    mut turn: Turn,
+    turn: TurnView,
+    red: &mut Client,
+    yellow: &mut Client,
+    on_message: impl FnMut(&ServerMessage),
+) -> GameOver {
+    assert!(turn.settled(), "the turn to go on from is settled");
+    let now = TurnView::of(red);
+    assert_eq!(
+        now.view().game(),
+        turn.view().game(),
+        "the game stands where it was left"
+    );
+    play_on(now, red, yellow, on_message).await
+}
+
+async fn play_on(
+    mut turn: TurnView,
     red: &mut Client,
     yellow: &mut Client,
     mut on_message: impl FnMut(&ServerMessage),
 ) -> GameOver {
     loop {
-        let actor = if turn.actor == Colour::Red {
+        let actor = if turn.actor() == Colour::Red {
             &mut *red
         } else {
             &mut *yellow
         };
-        match turn.pending {
+        match turn.pending() {
             None => actor.roll().await,
             Some(legal) => actor.move_plane(legal.iter().next().unwrap()).await,
         }
-        turn.settled = false;
-        while !turn.settled {
+        turn.sent();
+        while !turn.settled() {
             let message = red.recv().await;
             on_message(&message);
             if let ServerMessage::Error(error) = &message {
@@ -549,8 +602,8 @@ pub(crate) async fn play_to_end_from(
             }
             turn.follow(&message);
         }
-        if turn.actor == Colour::Yellow {
-            yellow.catch_up(red.seen).await;
+        if turn.actor() == Colour::Yellow {
+            yellow.catch_up(red.seen()).await;
         }
     }
 }

@@ -204,6 +204,7 @@ async fn json_logs_carry_the_room_and_the_client_and_one_line_per_refused_burst(
             .unwrap();
         assert_eq!(refused.status(), 403);
     }
+    // Real sleeps: the server is a child process, whose clock a paused tokio clock cannot move.
     tokio::time::sleep(Duration::from_millis(300)).await;
     drop(socket);
     tokio::time::sleep(Duration::from_millis(300)).await;

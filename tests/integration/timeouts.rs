@@ -24,7 +24,7 @@ async fn closed_by_server(stream: &mut TcpStream, since: Instant) -> Duration {
     }
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_partial_request_head_or_silence_is_disconnected_and_the_game_plays_on() {
     let app = spawn_app_with(|config| config.header_read_timeout_ms = 500).await;
     let room = app.create_room().await;
@@ -65,7 +65,7 @@ async fn a_partial_request_head_or_silence_is_disconnected_and_the_game_plays_on
     assert_eq!(app.stored_record(room.id).await.result, over.result);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_websocket_that_never_joins_is_closed_and_one_that_joined_is_not() {
     let app = spawn_app_with(|config| config.join_timeout_ms = 300).await;
     let room = app.create_room().await;

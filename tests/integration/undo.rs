@@ -8,14 +8,14 @@ use aeroplane_protocol::server::{Moved, ServerMessage, Undone};
 use aeroplane_protocol::snapshot::Snapshot;
 use aeroplane_rules::{Colour, EndReason};
 
-use crate::computer::{Stop, computer_game, drive, fast_app, turn_of};
-use crate::support::{Client, Turn};
+use crate::computer::{Stop, computer_game, drive, fast_app};
+use crate::support::{Client, TurnView};
 
 /// Sends `undo` with the last event seen.
 pub(crate) async fn send_undo(client: &mut Client) {
     let act = Act {
         id: Some(client.request_id()),
-        seen: client.seen,
+        seen: client.seen(),
     };
     client.send(&ClientMessage::Undo(act)).await;
 }
@@ -64,8 +64,8 @@ async fn undo_restores_the_exact_earlier_position_and_repeated_undo_goes_further
     let app = fast_app().await;
     let (room, mut human) = computer_game(&app, serde_json::json!({ "mode": "computer" })).await;
     let red = |colour: Colour| colour == Colour::Red;
-    let choice = |turn: &Turn| turn.actor == Colour::Red && turn.pending.is_some();
-    let mut turn = Turn::START;
+    let choice = |turn: &TurnView| turn.actor() == Colour::Red && turn.pending().is_some();
+    let mut turn = TurnView::of(&human);
 
     // Two plane choices of the human, the position before each kept.
     let Stop::Wanted = drive(&mut human, &mut turn, red, choice).await else {
@@ -73,19 +73,22 @@ async fn undo_restores_the_exact_earlier_position_and_repeated_undo_goes_further
     };
     let first = human.sync().await;
     human
-        .move_plane(turn.pending.unwrap().iter().next().unwrap())
+        .move_plane(turn.pending().unwrap().iter().next().unwrap())
         .await;
-    turn.settled = false;
+    turn.sent();
     let Stop::Wanted = drive(&mut human, &mut turn, red, choice).await else {
         panic!("the game ended early")
     };
     let second = human.sync().await;
     human
-        .move_plane(turn.pending.unwrap().iter().next().unwrap())
+        .move_plane(turn.pending().unwrap().iter().next().unwrap())
         .await;
-    turn.settled = false;
+    turn.sent();
     // Play on (the computer too) until the human must act again.
-    let Stop::Wanted = drive(&mut human, &mut turn, red, |turn| turn.actor == Colour::Red).await
+    let Stop::Wanted = drive(&mut human, &mut turn, red, |turn| {
+        turn.actor() == Colour::Red
+    })
+    .await
     else {
         panic!("the game ended early")
     };
@@ -100,9 +103,9 @@ async fn undo_restores_the_exact_earlier_position_and_repeated_undo_goes_further
     human.expect_error(ErrorCode::NothingToUndo).await;
 
     // The game goes on from there: the same roll is pending, and the die is not rewound.
-    turn = turn_of(&undone.snapshot);
+    turn = TurnView::of(&human);
     let Stop::Wanted = drive(&mut human, &mut turn, red, |turn| {
-        turn.actor == Colour::Red && turn.pending.is_none()
+        turn.actor() == Colour::Red && turn.pending().is_none()
     })
     .await
     else {
@@ -155,14 +158,14 @@ async fn online_games_cannot_be_undone() {
     red.expect_error(ErrorCode::UndoUnavailable).await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn the_computer_does_not_act_on_a_position_that_an_undo_took_back() {
     // The computer waits a little before each action, long enough to undo in between.
     let app = crate::support::spawn_app_with(|config| config.bot_pace_ms = 400).await;
     let (_room, mut human) = computer_game(&app, serde_json::json!({ "mode": "computer" })).await;
     let red = |colour: Colour| colour == Colour::Red;
-    let choice = |turn: &Turn| turn.actor == Colour::Red && turn.pending.is_some();
-    let mut turn = Turn::START;
+    let choice = |turn: &TurnView| turn.actor() == Colour::Red && turn.pending().is_some();
+    let mut turn = TurnView::of(&human);
     // A choice for a roll other than six whose move hands the turn to the computer. A move that
     // captures or finishes earns another roll instead: then play on until one that does not.
     let before = loop {
@@ -171,28 +174,32 @@ async fn the_computer_does_not_act_on_a_position_that_an_undo_took_back() {
         };
         let snapshot = human.sync().await;
         human
-            .move_plane(turn.pending.unwrap().iter().next().unwrap())
+            .move_plane(turn.pending().unwrap().iter().next().unwrap())
             .await;
-        turn.settled = false;
+        turn.sent();
         if snapshot.notation.as_deref().unwrap().contains(" red 6 ") {
             continue;
         }
-        let message = human
-            .recv_until(|m| {
-                matches!(
-                    m,
-                    ServerMessage::TurnPassed(_)
-                        | ServerMessage::Moved(Moved {
-                            extra_roll: true,
-                            ..
-                        })
-                )
-            })
-            .await;
+        let message = loop {
+            let message = human.recv().await;
+            if let ServerMessage::Error(error) = &message {
+                panic!("unexpected error: {error:?}");
+            }
+            turn.follow(&message);
+            if matches!(
+                message,
+                ServerMessage::TurnPassed(_)
+                    | ServerMessage::Moved(Moved {
+                        extra_roll: true,
+                        ..
+                    })
+            ) {
+                break message;
+            }
+        };
         if matches!(message, ServerMessage::TurnPassed(_)) {
             break snapshot;
         }
-        turn.follow(&message);
     };
     let undone = undo(&mut human).await;
     assert_restored(&undone, &before);

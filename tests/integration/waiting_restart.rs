@@ -11,9 +11,7 @@ use aeroplane_rules::Colour;
 
 use crate::child::ServerProcess;
 use crate::restart::{DEADLINE_MS, create_room, record_from};
-use crate::support::{
-    Client, Turn, assert_dice_verify, connect_to, play_to_end_from, player_join, welcome,
-};
+use crate::support::{Client, assert_dice_verify, connect_to, play_to_end, player_join, welcome};
 
 const FLAGS: [&str; 4] = ["--shutdown-deadline-ms", DEADLINE_MS, "--bot-pace-ms", "0"];
 
@@ -83,7 +81,7 @@ async fn waiting_rooms_survive(graceful: bool) {
             .recv_until(|m| matches!(m, ServerMessage::GameStarted(_)))
             .await;
     }
-    play_to_end_from(Turn::START, &mut ann, &mut bob, |_| {}).await;
+    play_to_end(&mut ann, &mut bob, |_| {}).await;
     let record = record_from(&http, &server, half.id).await;
     assert_eq!(
         (

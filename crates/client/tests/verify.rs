@@ -66,6 +66,7 @@ fn genuine_record() -> GameRecord {
         level: None,
     };
     GameRecord {
+        format: aeroplane_protocol::record::RECORD_FORMAT,
         id: Uuid::from_u128(0x5eed),
         ruleset: RULESET.into(),
         mode: Mode::Online,

@@ -8,9 +8,10 @@
 //! the numbering, a position that disagrees, or a kind of event a newer server sends) is reported
 //! as [`Followed::Gap`], and the caller sends `sync` and hands the answer to the view.
 
-use aeroplane_rules::{Action, Colour, EndReason, Forfeit, Game};
+use aeroplane_rules::{Action, Colour, EndReason, Event, Forfeit, Game};
 use uuid::Uuid;
 
+use crate::events::{Reveal, wire_events};
 use crate::record::ResultRecord;
 use crate::server::ServerMessage;
 use crate::snapshot::{FairnessView, Snapshot};
@@ -37,6 +38,9 @@ pub struct RoomView {
     fairness: Option<FairnessView>,
     result: Option<ResultRecord>,
     resyncing: bool,
+    /// The number of the last event of the action taken in last: the room sends an action's
+    /// events together, and until the last arrives the position is ahead of the messages.
+    last_of_action: u64,
 }
 
 impl RoomView {
@@ -73,6 +77,14 @@ impl RoomView {
         self.result
     }
 
+    /// Whether every event of the last action taken in has arrived: a roll's `turn_passed`, a
+    /// move's `turn_passed` or `game_over`, an accepted draw's `game_over`. Until then the
+    /// position already shows the action's end, but the room is still sending its events, so an
+    /// action sent with [`RoomView::seen`] would be stale.
+    pub fn is_settled(&self) -> bool {
+        self.seen >= self.last_of_action
+    }
+
     /// Whether the view waits for a snapshot after a [`Followed::Gap`].
     pub fn is_resyncing(&self) -> bool {
         self.resyncing
@@ -99,6 +111,7 @@ impl RoomView {
         self.fairness = Some(snapshot.fairness.clone());
         self.result = snapshot.result;
         self.resyncing = false;
+        self.last_of_action = snapshot.event;
     }
 
     /// Takes in one message from the room.
@@ -123,7 +136,7 @@ impl RoomView {
         if self.resyncing {
             return Followed::Ignored;
         }
-        if event != self.seen + 1 || !self.apply(message) {
+        if event != self.seen + 1 || !self.apply(event, message) {
             self.resyncing = true;
             return Followed::Gap;
         }
@@ -131,8 +144,8 @@ impl RoomView {
         Followed::Applied
     }
 
-    /// Applies the next room event; `false` when the view cannot follow it.
-    fn apply(&mut self, message: &ServerMessage) -> bool {
+    /// Applies the next room event, number `event`; `false` when the view cannot follow it.
+    fn apply(&mut self, event: u64, message: &ServerMessage) -> bool {
         let action = match message {
             // An undo rewinds the position: the event carries the room as of itself.
             ServerMessage::Undone(undone) => {
@@ -178,8 +191,29 @@ impl RoomView {
             | ServerMessage::TurnPassed(_) => return true,
             _ => return false,
         };
-        self.game.apply(action).is_ok()
+        match self.game.apply(action) {
+            Ok(events) => {
+                self.last_of_action = event + events_after(&events, message);
+                true
+            }
+            Err(_) => false,
+        }
     }
+}
+
+/// How many wire events the room sends after `message` for the action whose rules events are
+/// `events` (a `turn_passed` or `game_over` after a `rolled` or `moved`, for instance).
+fn events_after(events: &[Event], message: &ServerMessage) -> u64 {
+    let wire = wire_events(events, 0, || Reveal {
+        server_seed: String::new(),
+        commitment: String::new(),
+        red_seed: String::new(),
+        yellow_seed: String::new(),
+    });
+    let kind = std::mem::discriminant(message);
+    wire.iter()
+        .position(|sent| std::mem::discriminant(sent) == kind)
+        .map_or(0, |at| (wire.len() - at - 1) as u64)
 }
 
 /// The rules action behind a `game_over`, if the game had not already ended by a move or an
@@ -286,6 +320,86 @@ mod tests {
         assert_eq!(view.seen(), 5);
         assert_eq!(*view.game(), server);
         assert_eq!(view.game().planes(Colour::Red)[0], Position::Route(0));
+    }
+
+    #[test]
+    fn a_roll_without_a_move_is_settled_only_once_its_turn_passed_arrives() {
+        let mut view = started_view();
+        assert!(view.is_settled(), "a snapshot is settled");
+        let mut server = Game::new();
+        let three = Die::new(3).unwrap();
+        let messages = wire(
+            &mut server,
+            Action::Roll {
+                colour: Colour::Red,
+                value: three,
+            },
+            4,
+        );
+        assert_eq!(messages.len(), 2, "rolled, turn_passed");
+        assert_eq!(view.follow(&messages[0]), Followed::Applied);
+        assert!(!view.is_settled(), "the turn_passed is still to come");
+        assert_eq!(view.follow(&messages[1]), Followed::Applied);
+        assert!(view.is_settled());
+        assert_eq!(view.game().to_act(), Colour::Yellow);
+    }
+
+    #[test]
+    fn a_six_and_a_move_that_earns_another_roll_are_settled_at_once() {
+        let mut view = started_view();
+        let mut server = Game::new();
+        let six = Die::new(6).unwrap();
+        let rolled = wire(
+            &mut server,
+            Action::Roll {
+                colour: Colour::Red,
+                value: six,
+            },
+            4,
+        );
+        assert_eq!(view.follow(&rolled[0]), Followed::Applied);
+        assert!(view.is_settled(), "a plane choice waits");
+        let plane = Plane::new(0).unwrap();
+        let moved = wire(
+            &mut server,
+            Action::Move {
+                colour: Colour::Red,
+                plane,
+            },
+            5,
+        );
+        assert_eq!(view.follow(&moved[0]), Followed::Applied);
+        assert!(view.is_settled(), "the deployment earns another roll");
+    }
+
+    #[test]
+    fn a_roll_that_declines_a_draw_is_settled_once_the_decline_arrives() {
+        let mut view = started_view();
+        let mut server = Game::new();
+        let offer = wire(
+            &mut server,
+            Action::OfferDraw {
+                colour: Colour::Yellow,
+            },
+            4,
+        );
+        assert_eq!(view.follow(&offer[0]), Followed::Applied);
+        assert!(view.is_settled());
+        let six = Die::new(6).unwrap();
+        let messages = wire(
+            &mut server,
+            Action::Roll {
+                colour: Colour::Red,
+                value: six,
+            },
+            5,
+        );
+        assert!(matches!(messages[1], ServerMessage::DrawDeclined(_)));
+        assert_eq!(view.follow(&messages[0]), Followed::Applied);
+        assert!(!view.is_settled(), "the implicit decline is still to come");
+        assert_eq!(view.follow(&messages[1]), Followed::Applied);
+        assert!(view.is_settled());
+        assert_eq!(*view.game(), server);
     }
 
     #[test]

@@ -2,6 +2,11 @@
 //!
 //! A record holds everything needed to replay the game through the rules crate and to re-derive
 //! every roll from the revealed seeds (`fairness.md`), so it can be trusted without the server.
+//!
+//! A record is served, written to the outbox and stored, so it carries its format: `format`,
+//! [`RECORD_FORMAT`] in what this build writes. A record without the field (every record written
+//! before it existed) is of format 1, the shape it has today. A reader refuses a record of a
+//! format newer than it knows with an error naming both versions, rather than misread it.
 
 use aeroplane_rules::{Action, Colour, Die, EndReason, Game, ReplayError};
 use serde::{Deserialize, Serialize};
@@ -113,9 +118,24 @@ pub struct FairnessRecord {
     pub yellow_seed: String,
 }
 
+/// The format of the [`GameRecord`]s this build writes, and the newest it reads.
+///
+/// Format 1 is the first: the record as it was before it carried a format, which is why a
+/// record without the field reads as format 1. A change to what a record holds or means takes
+/// the next number, and the readers of older formats stay.
+pub const RECORD_FORMAT: u32 = 1;
+
+/// The format of a record that does not say (it was written before records carried one).
+const UNVERSIONED_FORMAT: u32 = 1;
+
 /// Everything kept about one finished game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct GameRecord {
+    /// The record's format: [`RECORD_FORMAT`] when written by this build; 1 when absent (a
+    /// record written before records carried a format). A reader refuses a newer format.
+    #[serde(default = "unversioned_format", deserialize_with = "known_format")]
+    #[schema(minimum = 1)]
+    pub format: u32,
     /// The game's id (the id of the room it was played in).
     pub id: Uuid,
     /// The ruleset, `plyyard`.
@@ -143,6 +163,24 @@ pub struct GameRecord {
     pub actions: Vec<LoggedAction>,
     /// The dice seeds and commitment.
     pub fairness: FairnessRecord,
+}
+
+fn unversioned_format() -> u32 {
+    UNVERSIONED_FORMAT
+}
+
+/// Reads `format`, refusing a format this build does not know.
+fn known_format<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
+    let format = u32::deserialize(deserializer)?;
+    match format {
+        1..=RECORD_FORMAT => Ok(format),
+        0 => Err(serde::de::Error::custom(
+            "game record format 0 does not exist (the first is 1)",
+        )),
+        newer => Err(serde::de::Error::custom(format_args!(
+            "game record format {newer} is newer than this reader knows (up to {RECORD_FORMAT})"
+        ))),
+    }
 }
 
 impl GameRecord {

@@ -372,6 +372,8 @@ fn load(dir: &Path) -> Result<Vec<GameRecord>, OutboxError> {
                 let modified = entry.metadata().and_then(|meta| meta.modified());
                 found.push((modified.unwrap_or(SystemTime::UNIX_EPOCH), record));
             }
+            // A record of a format newer than this build reads (left by a newer server before
+            // a downgrade) fails here too, its error naming the format: kept, never misread.
             Err(error) => {
                 tracing::error!(%error, file = %name, "outbox: not a game record; moved aside to corrupt/");
                 set_aside(dir, &name, "corrupt");

@@ -1,7 +1,7 @@
 //! A game record as the column values of one `games` row, shared by both databases.
 
 use aeroplane_protocol::record::{
-    FairnessRecord, GameRecord, LoggedAction, PlayerRecord, Players, ResultRecord,
+    FairnessRecord, GameRecord, LoggedAction, PlayerRecord, Players, RECORD_FORMAT, ResultRecord,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -76,7 +76,11 @@ impl GameRow {
         })
     }
 
-    /// The record this row stores.
+    /// The record this row stores, in the current format ([`RECORD_FORMAT`]).
+    ///
+    /// A row keeps a record in columns, not as the record's JSON, so it has no format of its
+    /// own: the numbered migrations bring every row to the current schema, and this reads it as
+    /// the current format. Rows written before records carried a format read as format 1.
     pub(crate) fn into_record(self) -> Result<GameRecord, StoreError> {
         let actions: Vec<LoggedAction> = serde_json::from_str(&self.actions)
             .map_err(|error| corrupt(self.id, "actions", error))?;
@@ -95,6 +99,7 @@ impl GameRow {
         let red_seed = seed("red_seed", self.red_seed)?;
         let yellow_seed = seed("yellow_seed", self.yellow_seed)?;
         Ok(GameRecord {
+            format: RECORD_FORMAT,
             id: self.id,
             ruleset: self.ruleset,
             mode: parse_name(self.id, "mode", &self.mode)?,

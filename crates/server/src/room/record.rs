@@ -2,7 +2,8 @@
 
 use aeroplane_dice::SCHEME;
 use aeroplane_protocol::record::{
-    FairnessRecord, GameRecord, LoggedAction, PlayerKind, PlayerRecord, Players, ResultRecord,
+    FairnessRecord, GameRecord, LoggedAction, PlayerKind, PlayerRecord, Players, RECORD_FORMAT,
+    ResultRecord,
 };
 use aeroplane_rules::{Action, Colour, RULESET};
 use time::OffsetDateTime;
@@ -39,6 +40,7 @@ pub(super) fn of(room: &Room) -> Option<GameRecord> {
     let seed = |colour| room.seats.client_seed(colour).as_str().to_owned();
     let now = OffsetDateTime::now_utc();
     Some(GameRecord {
+        format: RECORD_FORMAT,
         id: room.id,
         ruleset: RULESET.to_owned(),
         mode: room.mode,

@@ -1,5 +1,6 @@
 //! Migrations keep what earlier versions stored: a game written under the first schema (client
-//! seeds as text) reads back the same after `0002_seeds_as_bytes` turned them into bytes.
+//! seeds as text) reads back the same after `0002_seeds_as_bytes` turned them into bytes, and
+//! as a record of format 1 (rows were written before records carried a format).
 
 use std::path::{Path, PathBuf};
 
@@ -55,6 +56,10 @@ async fn postgres_seeds_written_as_text_read_back_after_the_bytes_migration() {
     let record = store.get(id).await.unwrap().expect("the old game");
     assert_eq!(record.fairness.red_seed, "ann 飞");
     assert_eq!(record.fairness.yellow_seed, "");
+    assert_eq!(
+        record.format, 1,
+        "a row written before records carried a format"
+    );
     store.close().await;
 }
 
@@ -86,4 +91,8 @@ async fn sqlite_seeds_written_as_text_read_back_after_the_bytes_migration() {
     let record = store.get(id).await.unwrap().expect("the old game");
     assert_eq!(record.fairness.red_seed, "ann 飞");
     assert_eq!(record.fairness.yellow_seed, "");
+    assert_eq!(
+        record.format, 1,
+        "a row written before records carried a format"
+    );
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use aeroplane_protocol::record::GameRecord;
+use aeroplane_protocol::record::{GameRecord, RECORD_FORMAT};
 use aeroplane_rules::Colour;
 use aeroplane_store::{GameQuery, GameStore, Outbox, OutboxOptions};
 use tokio::time::Instant;
@@ -193,6 +193,24 @@ on_every_store! {
         assert!(!file.exists());
         assert!(refused_file.is_file(), "still refused, so set aside again for the next start");
     }
+
+    async fn a_record_an_older_server_left_without_a_format_is_written(store: TestStore) {
+        let dir = tempfile::tempdir().unwrap();
+        let game = play(11, Ending::Finished);
+        let mut old = serde_json::to_value(&game).unwrap();
+        assert_eq!(old["format"], RECORD_FORMAT);
+        old.as_object_mut().unwrap().remove("format");
+        std::fs::write(
+            dir.path().join(format!("{}.json", game.id)),
+            serde_json::to_vec(&old).unwrap(),
+        )
+        .unwrap();
+        let (outbox, _task) =
+            Outbox::start(dir.path().into(), Arc::clone(&store.store), quick()).await.unwrap();
+        outbox.flush(in_seconds(10)).await.unwrap();
+        assert_eq!(game.format, 1, "an unversioned record is of format 1");
+        assert_stored_once(&*store.store, &[game]).await;
+    }
 }
 
 #[tokio::test]
@@ -245,6 +263,36 @@ async fn leftover_temporary_and_unreadable_files_do_not_stop_the_outbox() {
     assert_stored_once(&*store.store, &[game]).await;
     assert_eq!(files(dir.path(), ".tmp"), 0);
     assert!(dir.path().join("corrupt").join("garbage.json").is_file());
+}
+
+#[tokio::test]
+async fn a_record_of_a_newer_format_is_set_aside_not_misread() {
+    // What a newer server left before this one replaced it: kept on disk for it, never stored
+    // as something it is not.
+    let dir = tempfile::tempdir().unwrap();
+    let game = play(4, Ending::Finished);
+    let newer = play(5, Ending::Finished);
+    let mut newer_json = serde_json::to_value(&newer).unwrap();
+    newer_json["format"] = (RECORD_FORMAT + 1).into();
+    let newer_name = format!("{}.json", newer.id);
+    std::fs::write(
+        dir.path().join(&newer_name),
+        serde_json::to_vec(&newer_json).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join(format!("{}.json", game.id)),
+        serde_json::to_vec(&game).unwrap(),
+    )
+    .unwrap();
+
+    let store = crate::support::stores::memory();
+    let (outbox, _task) = Outbox::start(dir.path().into(), Arc::clone(&store.store), quick())
+        .await
+        .unwrap();
+    outbox.flush(in_seconds(10)).await.unwrap();
+    assert_stored_once(&*store.store, &[game]).await;
+    assert!(dir.path().join("corrupt").join(&newer_name).is_file());
 }
 
 #[tokio::test]

@@ -110,6 +110,7 @@ pub fn play(seed: u64, ending: Ending) -> GameRecord {
     let started_at = created_at + Duration::seconds(7);
     let ended_at = started_at + Duration::milliseconds(1_500 * log.actions.len() as i64);
     GameRecord {
+        format: aeroplane_protocol::record::RECORD_FORMAT,
         id: Uuid::new_v4(),
         ruleset: "plyyard".to_owned(),
         mode: Mode::Computer,
