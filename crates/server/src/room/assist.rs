@@ -14,7 +14,7 @@
 //! The undo history is not journaled: it follows from the journaled log. Undo pops the latest
 //! point and marks its move and everything after it undone, so the points a room holds are
 //! exactly its undoable moves that are not undone, and a restored room rebuilds them while it
-//! replays the log (`journal/restore.rs`).
+//! replays the log (`room/restore.rs`).
 
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::record::Mode;

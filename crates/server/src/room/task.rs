@@ -2,7 +2,7 @@
 //! retirement timer, nothing else.
 //!
 //! Every room starts through [`launch`]: a new one ([`open`]: online, computer, local, quick
-//! match, rematch) and one restored from its journal (`journal/restore.rs`) alike. It creates
+//! match, rematch) and one restored from its journal (`room/restore.rs`) alike. It creates
 //! the inbox, registers the room, spawns its task and, in a computer room whose game is not over,
 //! the computer's bot.
 

@@ -127,52 +127,18 @@ async fn serve(socket: WebSocket, room: RoomHandle, limits: Limits, conn: ConnId
         let counted =
             matches!(frame, Ok(Some(Ok(ref message))) if !matches!(message, Message::Close(_)));
         if counted && !bucket.try_take() {
-            let answer =
-                ServerMessage::error(None, ErrorCode::RateLimited, "too many messages; slow down");
-            if !patience.try_take() {
-                tracing::info!("rate limit exceeded persistently");
-                let _ = outbox.send(&answer);
-                closer.close(CloseCode::RateLimited);
-                break;
-            }
-            if !answer_directly(&outbox, &answer) {
+            if !refuse_over_rate(&outbox, &closer, &mut patience) {
                 break;
             }
             continue;
         }
-        let message = match frame {
-            Err(_) => {
-                tracing::info!("no frame for two ping intervals");
-                closer.close(CloseCode::Timeout);
+        let message = match interpret(frame, &limits, &closer) {
+            Read::Skip => continue,
+            Read::End { by_client: client } => {
+                by_client = client;
                 break;
             }
-            Ok(None) | Ok(Some(Ok(Message::Close(_)))) => {
-                by_client = true;
-                break;
-            }
-            Ok(Some(Err(error))) => {
-                tracing::debug!(%error, "read failed");
-                if is_too_big(error) {
-                    closer.close(CloseCode::TooBig);
-                } else {
-                    by_client = true;
-                }
-                break;
-            }
-            Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => continue,
-            Ok(Some(Ok(Message::Binary(_)))) => Err(DecodeError {
-                code: ErrorCode::Malformed,
-                message: "messages are JSON text frames".to_owned(),
-                id: None,
-            }),
-            Ok(Some(Ok(Message::Text(text)))) => {
-                if text.len() > limits.max_frame_bytes {
-                    tracing::info!(bytes = text.len(), "frame too big");
-                    closer.close(CloseCode::TooBig);
-                    break;
-                }
-                decode(&text)
-            }
+            Read::Message(message) => message,
         };
         match message {
             Ok(message) => {
@@ -183,14 +149,8 @@ async fn serve(socket: WebSocket, room: RoomHandle, limits: Limits, conn: ConnId
             }
             Err(error) => {
                 bad_in_a_row += 1;
-                tracing::debug!(code = %error.code, "bad frame");
-                let answer = ServerMessage::error(error.id, error.code, error.message);
-                if bad_in_a_row >= limits.max_bad_frames {
-                    let _ = outbox.send(&answer);
-                    closer.close(CloseCode::ProtocolViolation);
-                    break;
-                }
-                if !answer_directly(&outbox, &answer) {
+                let last = bad_in_a_row >= limits.max_bad_frames;
+                if !refuse_bad_frame(&outbox, &closer, error, last) {
                     break;
                 }
             }
@@ -235,4 +195,80 @@ fn is_too_big(error: axum::Error) -> bool {
         inner.downcast_ref::<tungstenite::Error>(),
         Some(tungstenite::Error::Capacity(_))
     )
+}
+
+/// What one read from the socket means.
+enum Read {
+    /// Nothing to do (a ping or a pong).
+    Skip,
+    /// The connection ends; `by_client` when the client closed or dropped it.
+    End { by_client: bool },
+    /// A client message, or why the frame is not one.
+    Message(Result<ClientMessage, DecodeError>),
+}
+
+/// Reads one frame (or the silence of two ping intervals): closes the socket with the right
+/// code where the frame ends the connection, and decodes a text frame.
+fn interpret(
+    frame: Result<Option<Result<Message, axum::Error>>, tokio::time::error::Elapsed>,
+    limits: &Limits,
+    closer: &Closer,
+) -> Read {
+    match frame {
+        Err(_) => {
+            tracing::info!("no frame for two ping intervals");
+            closer.close(CloseCode::Timeout);
+            Read::End { by_client: false }
+        }
+        Ok(None) | Ok(Some(Ok(Message::Close(_)))) => Read::End { by_client: true },
+        Ok(Some(Err(error))) => {
+            tracing::debug!(%error, "read failed");
+            if is_too_big(error) {
+                closer.close(CloseCode::TooBig);
+                Read::End { by_client: false }
+            } else {
+                Read::End { by_client: true }
+            }
+        }
+        Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => Read::Skip,
+        Ok(Some(Ok(Message::Binary(_)))) => Read::Message(Err(DecodeError {
+            code: ErrorCode::Malformed,
+            message: "messages are JSON text frames".to_owned(),
+            id: None,
+        })),
+        Ok(Some(Ok(Message::Text(text)))) => {
+            if text.len() > limits.max_frame_bytes {
+                tracing::info!(bytes = text.len(), "frame too big");
+                closer.close(CloseCode::TooBig);
+                return Read::End { by_client: false };
+            }
+            Read::Message(decode(&text))
+        }
+    }
+}
+
+/// Answers a message over the rate limit with `rate_limited`; after too many in a row (the
+/// `patience` bucket is empty) closes the socket. False when the connection must end.
+fn refuse_over_rate(outbox: &Outbox, closer: &Closer, patience: &mut TokenBucket) -> bool {
+    let answer = ServerMessage::error(None, ErrorCode::RateLimited, "too many messages; slow down");
+    if !patience.try_take() {
+        tracing::info!("rate limit exceeded persistently");
+        let _ = outbox.send(&answer);
+        closer.close(CloseCode::RateLimited);
+        return false;
+    }
+    answer_directly(outbox, &answer)
+}
+
+/// Answers a frame that is no client message with its error; the `last` one allowed in a row
+/// also closes the socket. False when the connection must end.
+fn refuse_bad_frame(outbox: &Outbox, closer: &Closer, error: DecodeError, last: bool) -> bool {
+    tracing::debug!(code = %error.code, "bad frame");
+    let answer = ServerMessage::error(error.id, error.code, error.message);
+    if last {
+        let _ = outbox.send(&answer);
+        closer.close(CloseCode::ProtocolViolation);
+        return false;
+    }
+    answer_directly(outbox, &answer)
 }
