@@ -1,5 +1,6 @@
 //! `wire_events` pinned over thousands of seeded random games: the wire messages of every action
-//! are compared, as JSON, with the golden hashes in `tests/data/wire_events.txt`.
+//! are compared, as JSON, with the golden hashes in `tests/data/wire_events.txt`, each rules event
+//! but a resignation is one wire event, and `wire_event_count` counts them.
 //!
 //! The golden file was written by the state machine that folded the rules' small events (deployed
 //! or moved, captured, finished, extra roll) into one `moved` message, before the rules told a
@@ -11,9 +12,9 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use aeroplane_protocol::events::{Reveal, wire_events};
+use aeroplane_protocol::events::{Reveal, wire_event_count, wire_events};
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::{Colour, Die, Events, Forfeit, Game, Phase, RuleError};
+use aeroplane_rules::{Colour, Die, Event, Events, Forfeit, Game, Phase, RuleError};
 
 /// Games per line of the golden file.
 const GAMES_PER_GROUP: u64 = 64;
@@ -139,6 +140,12 @@ fn play(index: u64, seen: &mut Seen) -> (u64, u64) {
             hash = fnv1a(hash, line.as_bytes());
             hash = fnv1a(hash, b"\n");
         }
+        assert_eq!(wire_event_count(&events), wire.len() as u64, "{events:?}");
+        assert_eq!(
+            wire.len(),
+            events.len() - usize::from(matches!(events[0], Event::Resigned { .. })),
+            "every rules event but a resignation is one wire event: {events:?}"
+        );
         next_event += wire.len() as u64;
     }
     assert!(game.is_over(), "game {index} did not end");
@@ -189,7 +196,10 @@ fn the_wire_messages_of_random_games_match_the_golden_hashes() {
     }
     let golden = std::fs::read_to_string(golden_path()).expect("the golden file is readable");
     for (line, (actual, golden)) in actual.lines().zip(golden.lines()).enumerate() {
-        assert_eq!(actual, golden, "group {line} (games {line}×{GAMES_PER_GROUP}…)");
+        assert_eq!(
+            actual, golden,
+            "group {line} (games {line}×{GAMES_PER_GROUP}…)"
+        );
     }
     assert_eq!(actual.lines().count(), golden.lines().count());
 }
