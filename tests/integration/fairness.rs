@@ -125,10 +125,15 @@ fn captures_early(seed: &[u8; 32], limit: usize) -> bool {
                 .move_plane(colour, legal.iter().next().unwrap())
                 .unwrap(),
         };
-        if events
-            .iter()
-            .any(|event| matches!(event, aeroplane_rules::Event::Captured { .. }))
-        {
+        if events.iter().any(|event| {
+            matches!(
+                event,
+                aeroplane_rules::Event::Moved {
+                    capture: Some(_),
+                    ..
+                }
+            )
+        }) {
             return true;
         }
     }

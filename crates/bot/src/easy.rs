@@ -16,15 +16,16 @@ pub(crate) fn choose(game: &Game) -> Plane {
             .expect("only legal planes are moved")
     };
     let captures = |plane: &Plane| {
-        effects(*plane)
-            .iter()
-            .any(|e| matches!(e, Event::Captured { .. }))
+        matches!(
+            effects(*plane)[0],
+            Event::Moved {
+                capture: Some(_),
+                ..
+            }
+        )
     };
-    let finishes = |plane: &Plane| {
-        effects(*plane)
-            .iter()
-            .any(|e| matches!(e, Event::Finished { .. }))
-    };
+    let finishes =
+        |plane: &Plane| matches!(effects(*plane)[0], Event::Moved { finished: true, .. });
     let deploys = |plane: &Plane| game.position(me, *plane) == Position::Base;
     legal
         .iter()

@@ -4,7 +4,7 @@
 //! numbered from 1, and a square is given as the moving plane's steps from its own start square
 //! (its progress), not as a ring index, so "plane 2 to square 23" reads the same for either colour.
 
-use aeroplane_rules::{Colour, Event, Game, Phase, Plane, Position, RingIndex};
+use aeroplane_rules::{Capture, Colour, Event, Game, Phase, Plane, Position, RingIndex};
 
 use crate::Level;
 use crate::eval::hitting_values;
@@ -21,15 +21,19 @@ pub(crate) fn explain(level: Level, game: &Game, plane: Plane) -> String {
         .expect("only legal planes are explained");
     let number = plane.number() + 1;
     let landed = after.position(me, plane).progress().unwrap_or(0);
-    for event in &events {
-        if let Event::Captured { colour, planes, .. } = event {
-            return match planes.len() {
-                1 => format!("captures {colour}'s plane on square {landed}"),
-                n => format!("captures {n} of {colour}'s planes on square {landed}"),
-            };
-        }
+    let Some(Event::Moved {
+        capture, finished, ..
+    }) = events.first().copied()
+    else {
+        unreachable!("a move's events start with the move")
+    };
+    if let Some(Capture { colour, planes, .. }) = capture {
+        return match planes.len() {
+            1 => format!("captures {colour}'s plane on square {landed}"),
+            n => format!("captures {n} of {colour}'s planes on square {landed}"),
+        };
     }
-    if events.iter().any(|e| matches!(e, Event::Finished { .. })) {
+    if finished {
         return if after.is_over() {
             format!("finishes plane {number} and wins the game")
         } else {

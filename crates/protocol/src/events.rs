@@ -1,9 +1,11 @@
 //! From the rules crate's events to numbered wire events.
 //!
-//! The rules tell a move as several small events (deployed or moved, captured, finished, extra
-//! roll); the wire tells it as one `moved` message, so a client animates one thing per event.
+//! The map is one to one: every rules event becomes one wire message, numbered in order, except
+//! `resigned`, which the `game_over` that follows tells through its result. A move is one
+//! [`Event::Moved`] in the rules and one `moved` message on the wire, so a client animates one
+//! thing per event.
 
-use aeroplane_rules::{Event, Position};
+use aeroplane_rules::Event;
 
 use crate::record::ResultRecord;
 use crate::server::{
@@ -31,164 +33,102 @@ pub fn wire_events(
     next_event: u64,
     reveal: impl FnOnce() -> Reveal,
 ) -> Vec<ServerMessage> {
-    let mut out: Vec<ServerMessage> = Vec::with_capacity(events.len());
-    let mut pending: Option<Moved> = None;
     let mut reveal = Some(reveal);
-    let number = |out: &Vec<ServerMessage>, pending: &Option<Moved>| {
-        next_event + out.len() as u64 + u64::from(pending.is_some())
-    };
-    for event in events {
-        match *event {
-            Event::Deployed { colour, plane } => {
-                let event = number(&out, &pending);
-                pending = Some(Moved {
-                    event,
-                    colour,
-                    plane,
-                    from: Position::Base,
-                    to: Position::Route(0),
-                    captures: Vec::new(),
-                    finished: false,
-                    extra_roll: false,
-                    deadline_ms: None,
-                    by_clock: false,
-                });
-            }
-            Event::Moved {
-                colour,
-                plane,
-                from,
-                to,
-            } => {
-                let event = number(&out, &pending);
-                pending = Some(Moved {
-                    event,
-                    colour,
-                    plane,
-                    from,
-                    to,
-                    captures: Vec::new(),
-                    finished: false,
-                    extra_roll: false,
-                    deadline_ms: None,
-                    by_clock: false,
-                });
-            }
-            Event::Captured {
-                colour,
-                planes,
-                square,
-            } => {
-                if let Some(moved) = pending.as_mut() {
-                    moved.captures.push(Capture {
-                        colour,
-                        planes,
-                        square,
-                    });
-                }
-            }
-            Event::Finished { .. } => {
-                if let Some(moved) = pending.as_mut() {
-                    moved.finished = true;
-                }
-            }
-            Event::ExtraRoll { .. } => {
-                if let Some(mut moved) = pending.take() {
-                    moved.extra_roll = true;
-                    out.push(ServerMessage::Moved(moved));
-                }
-            }
-            other => {
-                if let Some(moved) = pending.take() {
-                    out.push(ServerMessage::Moved(moved));
-                }
-                let event = next_event + out.len() as u64;
-                let message = match other {
-                    Event::Rolled {
-                        colour,
-                        value,
-                        legal,
-                    } => ServerMessage::Rolled(Rolled {
-                        event,
-                        colour,
-                        value,
-                        legal,
-                        deadline_ms: None,
-                        by_clock: false,
-                    }),
-                    Event::TurnPassed { from, to, reason } => {
-                        ServerMessage::TurnPassed(TurnPassed {
-                            event,
-                            from,
-                            to,
-                            reason,
-                            deadline_ms: None,
-                        })
-                    }
-                    Event::DrawOffered { by } => {
-                        ServerMessage::DrawOffered(DrawAction { event, by })
-                    }
-                    Event::DrawAccepted { by } => {
-                        ServerMessage::DrawAccepted(DrawAction { event, by })
-                    }
-                    Event::DrawDeclined { by, implicit } => {
-                        ServerMessage::DrawDeclined(DrawDeclined {
-                            event,
-                            by,
-                            implicit,
-                        })
-                    }
-                    Event::DrawWithdrawn { by } => {
-                        ServerMessage::DrawWithdrawn(DrawAction { event, by })
-                    }
-                    // The `game_over` that follows says who resigned through its result.
-                    Event::Resigned { .. } => continue,
-                    Event::GameOver { outcome } => {
-                        let seeds = reveal.take().map(|reveal| reveal()).unwrap_or_else(|| {
-                            unreachable!("the rules end a game at most once per action")
-                        });
-                        ServerMessage::GameOver(GameOver {
-                            event,
-                            result: ResultRecord {
-                                winner: outcome.winner,
-                                reason: outcome.reason,
-                            },
-                            server_seed: seeds.server_seed,
-                            commitment: seeds.commitment,
-                            red_seed: seeds.red_seed,
-                            yellow_seed: seeds.yellow_seed,
-                        })
-                    }
-                    Event::Deployed { .. }
-                    | Event::Moved { .. }
-                    | Event::Captured { .. }
-                    | Event::Finished { .. }
-                    | Event::ExtraRoll { .. } => unreachable!("handled above"),
-                };
-                out.push(message);
-            }
-        }
-    }
-    if let Some(moved) = pending.take() {
-        out.push(ServerMessage::Moved(moved));
+    let mut out = Vec::with_capacity(events.len());
+    for event in events.iter().filter(|event| is_numbered(event)) {
+        let number = next_event + out.len() as u64;
+        out.push(wire_event(*event, number, || {
+            reveal
+                .take()
+                .expect("the rules end a game at most once per action")()
+        }));
     }
     out
 }
 
-/// How many numbered wire events the events of one action become, without building them.
+/// How many numbered wire events [`wire_events`] makes of `events`, without making them.
 pub fn wire_event_count(events: &[Event]) -> u64 {
-    let unrevealed = || Reveal {
-        server_seed: String::new(),
-        commitment: String::new(),
-        red_seed: String::new(),
-        yellow_seed: String::new(),
-    };
-    wire_events(events, 0, unrevealed).len() as u64
+    events.iter().filter(|event| is_numbered(event)).count() as u64
+}
+
+/// Whether `event` becomes a wire event: all do but `resigned`, whose `game_over` follows.
+fn is_numbered(event: &Event) -> bool {
+    !matches!(event, Event::Resigned { .. })
+}
+
+/// The wire message of one numbered rules event.
+fn wire_event(event: Event, number: u64, reveal: impl FnOnce() -> Reveal) -> ServerMessage {
+    match event {
+        Event::Rolled {
+            colour,
+            value,
+            legal,
+        } => ServerMessage::Rolled(Rolled {
+            event: number,
+            colour,
+            value,
+            legal,
+            deadline_ms: None,
+            by_clock: false,
+        }),
+        Event::Moved {
+            colour,
+            plane,
+            from,
+            to,
+            capture,
+            finished,
+            extra_roll,
+        } => ServerMessage::Moved(Moved {
+            event: number,
+            colour,
+            plane,
+            from,
+            to,
+            captures: capture.map(Capture::from).into_iter().collect(),
+            finished,
+            extra_roll,
+            deadline_ms: None,
+            by_clock: false,
+        }),
+        Event::TurnPassed { from, to, reason } => ServerMessage::TurnPassed(TurnPassed {
+            event: number,
+            from,
+            to,
+            reason,
+            deadline_ms: None,
+        }),
+        Event::DrawOffered { by } => ServerMessage::DrawOffered(DrawAction { event: number, by }),
+        Event::DrawAccepted { by } => ServerMessage::DrawAccepted(DrawAction { event: number, by }),
+        Event::DrawDeclined { by, implicit } => ServerMessage::DrawDeclined(DrawDeclined {
+            event: number,
+            by,
+            implicit,
+        }),
+        Event::DrawWithdrawn { by } => {
+            ServerMessage::DrawWithdrawn(DrawAction { event: number, by })
+        }
+        Event::GameOver { outcome } => {
+            let seeds = reveal();
+            ServerMessage::GameOver(GameOver {
+                event: number,
+                result: ResultRecord {
+                    winner: outcome.winner,
+                    reason: outcome.reason,
+                },
+                server_seed: seeds.server_seed,
+                commitment: seeds.commitment,
+                red_seed: seeds.red_seed,
+                yellow_seed: seeds.yellow_seed,
+            })
+        }
+        Event::Resigned { .. } => unreachable!("a resignation is told by its game_over"),
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use aeroplane_rules::{Colour, Die, Game, PassReason, Plane};
+    use aeroplane_rules::{Colour, Die, Game, PassReason, Plane, Position};
 
     use super::*;
 
@@ -250,5 +190,13 @@ mod tests {
         };
         assert_eq!((over.event, over.result.winner), (4, Some(Colour::Yellow)));
         assert_eq!(over.server_seed, "00");
+    }
+
+    #[test]
+    fn the_count_of_a_resignation_is_its_one_game_over() {
+        let mut game = Game::new();
+        let events = game.resign(Colour::Yellow).unwrap();
+        assert_eq!(events.len(), 2);
+        assert_eq!(wire_event_count(&events), 1);
     }
 }

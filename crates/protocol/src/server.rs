@@ -243,6 +243,16 @@ pub struct Capture {
     pub square: RingIndex,
 }
 
+impl From<aeroplane_rules::Capture> for Capture {
+    fn from(capture: aeroplane_rules::Capture) -> Self {
+        Capture {
+            colour: capture.colour,
+            planes: capture.planes,
+            square: capture.square,
+        }
+    }
+}
+
 /// A move.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Moved {

@@ -1,17 +1,30 @@
 //! What an action did, told as a short list of events.
 //!
-//! Events are the rules crate's account of a step: the server turns them into wire messages, the
-//! store keeps them, and clients animate them. One action produces at most [`MAX_EVENTS`] events, so
+//! Events are the rules crate's account of a step: the server turns each into one wire message,
+//! and clients animate them. A move is one [`Event::Moved`] that carries everything it did (its
+//! capture, its finish, its extra roll). One action produces at most [`MAX_EVENTS`] events, so
 //! the list lives on the stack.
 
 use crate::board::{Colour, Die, Plane, PlaneSet, Position, RingIndex};
 use crate::game::Outcome;
 
-/// The most events one action can produce.
-pub const MAX_EVENTS: usize = 6;
+/// The most events one action can produce (a roll: rolled, draw declined, turn passed).
+pub const MAX_EVENTS: usize = 3;
 
 /// The events of one action, in the order they happened.
 pub type Events = arrayvec::ArrayVec<Event, MAX_EVENTS>;
+
+/// Opposing planes that a move sent back to their base (`rules.md` §4 step 7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Capture {
+    /// The owner of the captured planes.
+    pub colour: Colour,
+    /// The captured planes (all opposing planes on that square).
+    pub planes: PlaneSet,
+    /// The ring square of the capture.
+    pub square: RingIndex,
+}
 
 /// Why the turn went to the other player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -41,44 +54,26 @@ pub enum Event {
         /// The planes that may move for this roll.
         legal: PlaneSet,
     },
-    /// A plane left its base for its start square (a deployment never advances further).
-    Deployed {
-        /// The plane's owner.
-        colour: Colour,
-        /// The plane deployed.
-        plane: Plane,
-    },
-    /// A plane on its route advanced.
+    /// A plane moved: deployed from its base to its start square (`from` is `Base`, `to` is
+    /// `Route(0)`; a deployment never advances further) or advanced on its route, with what the
+    /// move did.
     Moved {
         /// The plane's owner.
         colour: Colour,
         /// The plane moved.
         plane: Plane,
-        /// Where it was.
+        /// Where it was (`Base` for a deployment).
         from: Position,
         /// Where it is now (`Finished` when it reached the finish).
         to: Position,
-    },
-    /// Opposing planes on the square a plane landed on went back to their base.
-    Captured {
-        /// The owner of the captured planes.
-        colour: Colour,
-        /// The captured planes (all opposing planes on that square).
-        planes: PlaneSet,
-        /// The ring square of the capture.
-        square: RingIndex,
-    },
-    /// A plane reached the finish.
-    Finished {
-        /// The plane's owner.
-        colour: Colour,
-        /// The plane that finished.
-        plane: Plane,
-    },
-    /// The player who just moved rolls again (a six, a capture or a finish; at most one per move).
-    ExtraRoll {
-        /// Who rolls again.
-        colour: Colour,
+        /// The opposing planes it sent back to base, if any (a move captures on one square at
+        /// most).
+        capture: Option<Capture>,
+        /// Whether the plane reached the finish (`to` is `Finished`).
+        finished: bool,
+        /// Whether the mover rolls again (a six, a capture or a finish, unless the move won the
+        /// game; at most one per move).
+        extra_roll: bool,
     },
     /// The turn went to `to`.
     TurnPassed {

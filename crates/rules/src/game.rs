@@ -6,7 +6,7 @@
 
 use crate::board::{Colour, Die, FINISH_PROGRESS, LAST_RING_PROGRESS, Plane, PlaneSet, Position};
 use crate::error::RuleError;
-use crate::event::{Event, Events, PassReason};
+use crate::event::{Capture, Event, Events, PassReason};
 
 /// The planes of one player, indexed by plane number.
 pub type Planes = [Position; 4];
@@ -245,37 +245,37 @@ impl Game {
         if !legal.contains(plane) {
             return Err(RuleError::IllegalPlane);
         }
-        let mut events = Events::new();
         let own = colour.index();
         let from = self.planes[own][plane.index()];
-        let mut captured_any = false;
-        let mut finished = false;
-        match from {
-            Position::Base => {
-                self.planes[own][plane.index()] = Position::Route(0);
-                events.push(Event::Deployed { colour, plane });
-            }
+        let (to, capture) = match from {
+            Position::Base => (Position::Route(0), None),
             Position::Route(progress) => {
                 let progress = progress + roll.value();
                 let to = Position::from_progress(progress).expect("legal moves end by the finish");
-                self.planes[own][plane.index()] = to;
-                events.push(Event::Moved {
-                    colour,
-                    plane,
-                    from,
-                    to,
-                });
-                if progress <= LAST_RING_PROGRESS {
-                    captured_any = self.capture_at(colour, to, &mut events);
-                }
-                if to == Position::Finished {
-                    finished = true;
-                    events.push(Event::Finished { colour, plane });
-                }
+                let capture = if progress <= LAST_RING_PROGRESS {
+                    self.capture_at(colour, to)
+                } else {
+                    None
+                };
+                (to, capture)
             }
             Position::Finished => unreachable!("a finished plane is never legal"),
-        }
-        if finished && self.planes[own].iter().all(|p| *p == Position::Finished) {
+        };
+        self.planes[own][plane.index()] = to;
+        let finished = to == Position::Finished;
+        let won = finished && self.planes[own].iter().all(|p| *p == Position::Finished);
+        let extra_roll = !won && (roll.is_six() || capture.is_some() || finished);
+        let mut events = Events::new();
+        events.push(Event::Moved {
+            colour,
+            plane,
+            from,
+            to,
+            capture,
+            finished,
+            extra_roll,
+        });
+        if won {
             self.end(
                 Outcome {
                     winner: Some(colour),
@@ -283,9 +283,8 @@ impl Game {
                 },
                 &mut events,
             );
-        } else if roll.is_six() || captured_any || finished {
+        } else if extra_roll {
             self.phase = Phase::AwaitingRoll;
-            events.push(Event::ExtraRoll { colour });
         } else {
             self.pass_turn(PassReason::Normal, &mut events);
         }
@@ -402,20 +401,18 @@ impl Game {
     }
 
     /// Sends every opposing plane on the ring square of `landed` back to base, unless the square
-    /// is safe. Returns whether anything was captured.
-    fn capture_at(&mut self, mover: Colour, landed: Position, events: &mut Events) -> bool {
-        let Some(square) = landed.ring_index(mover) else {
-            return false;
-        };
+    /// is safe. Returns what was captured, if anything.
+    fn capture_at(&mut self, mover: Colour, landed: Position) -> Option<Capture> {
+        let square = landed.ring_index(mover)?;
         if square.is_safe() {
-            return false;
+            return None;
         }
         let victim = mover.opponent();
         // The victim's planes on `square` are exactly those at this progress; past its lane mouth
         // it is a square the victim never visits.
         let progress = square.steps_from(victim.start_square());
         if progress > LAST_RING_PROGRESS {
-            return false;
+            return None;
         }
         let mut captured = PlaneSet::EMPTY;
         for (plane, position) in Plane::ALL.into_iter().zip(&mut self.planes[victim.index()]) {
@@ -425,14 +422,13 @@ impl Game {
             }
         }
         if captured.is_empty() {
-            return false;
+            return None;
         }
-        events.push(Event::Captured {
+        Some(Capture {
             colour: victim,
             planes: captured,
             square,
-        });
-        true
+        })
     }
 
     fn pass_turn(&mut self, reason: PassReason, events: &mut Events) {

@@ -34,7 +34,7 @@ pub use action::{Action, ReplayError};
 pub use board::{Colour, Die, Plane, PlaneSet, Position, RingIndex};
 pub use edition::{Rules, Ruleset, Side};
 pub use error::RuleError;
-pub use event::{Event, Events, MAX_EVENTS, PassReason};
+pub use event::{Capture, Event, Events, MAX_EVENTS, PassReason};
 pub use game::{DrawState, EndReason, Forfeit, Game, Outcome, Phase, Planes};
 #[cfg(feature = "serde")]
 pub use json::RULESET;

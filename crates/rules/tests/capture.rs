@@ -4,7 +4,7 @@
 mod common;
 
 use aeroplane_rules::board::SAFE_SQUARES;
-use aeroplane_rules::{Colour, Event, PassReason, Position, RingIndex};
+use aeroplane_rules::{Capture, Colour, PassReason, Position, RingIndex};
 use common::*;
 
 /// The progress a plane of `colour` has on ring square `square`, if it ever visits it.
@@ -29,11 +29,14 @@ fn an_advance_onto_an_unsafe_square_captures_every_opposing_plane_there() {
     let mut game = position("10,b,b,b 40,40,41,b red - 0");
     roll(&mut game, 4);
     let events = move_plane(&mut game, 0);
-    assert!(events.contains(&Event::Captured {
-        colour: YELLOW,
-        planes: planes(&[0, 1]),
-        square: RingIndex::new(14).unwrap(),
-    }));
+    assert_eq!(
+        capture(&events),
+        Some(Capture {
+            colour: YELLOW,
+            planes: planes(&[0, 1]),
+            square: RingIndex::new(14).unwrap(),
+        })
+    );
     assert_eq!(
         game.planes(YELLOW),
         [
@@ -52,13 +55,7 @@ fn yellow_captures_red_planes_across_the_ring_wrap() {
     let mut game = position("2,30,b,b 24,b,b,b yellow - 0");
     roll(&mut game, 4);
     let events = move_plane(&mut game, 0);
-    assert!(events.iter().any(|e| matches!(
-        e,
-        Event::Captured {
-            colour: Colour::Red,
-            ..
-        }
-    )));
+    assert_eq!(capture(&events).map(|c| c.colour), Some(Colour::Red));
     assert_eq!(game.planes(RED)[..2], [Position::Base, Position::Route(30)]);
     assert_eq!(
         game.ring_index(YELLOW, plane(0)).map(|s| s.value()),
@@ -98,7 +95,7 @@ fn nothing_is_captured_on_any_of_the_eight_safe_squares() {
             Some(square),
             "square {square} is safe, yet the plane there was captured"
         );
-        assert!(!events.iter().any(|e| matches!(e, Event::Captured { .. })));
+        assert_eq!(capture(&events), None);
         assert_eq!(
             pass_reason(&events),
             Some(PassReason::Normal),
@@ -149,7 +146,7 @@ fn a_deployment_never_captures() {
         game.ring_index(RED, plane(0)),
         game.ring_index(YELLOW, plane(0))
     );
-    assert!(!events.iter().any(|e| matches!(e, Event::Captured { .. })));
+    assert_eq!(capture(&events), None);
 }
 
 #[test]

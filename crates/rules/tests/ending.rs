@@ -55,11 +55,10 @@ fn finishing_the_fourth_plane_wins_at_once_without_an_extra_roll() {
                 colour: RED,
                 plane: plane(0),
                 from: Position::Route(55),
-                to: Position::Finished
-            },
-            Event::Finished {
-                colour: RED,
-                plane: plane(0)
+                to: Position::Finished,
+                capture: None,
+                finished: true,
+                extra_roll: false,
             },
             Event::GameOver { outcome },
         ]

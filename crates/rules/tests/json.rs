@@ -94,8 +94,10 @@ fn a_finished_game_records_the_outcome() {
     assert_eq!(
         events_json(&events),
         json!([
-            { "event": "moved", "colour": "red", "plane": 0, "from": 55, "to": "finished" },
-            { "event": "finished", "colour": "red", "plane": 0 },
+            {
+                "event": "moved", "colour": "red", "plane": 0, "from": 55, "to": "finished",
+                "capture": null, "finished": true, "extra_roll": false
+            },
             { "event": "game_over", "outcome": { "winner": "red", "reason": "finished" } }
         ])
     );
@@ -118,9 +120,11 @@ fn events_have_this_exact_shape() {
     assert_eq!(
         events_json(&move_plane(&mut game, 0)),
         json!([
-            { "event": "moved", "colour": "red", "plane": 0, "from": 10, "to": 14 },
-            { "event": "captured", "colour": "yellow", "planes": [0, 1], "square": 14 },
-            { "event": "extra_roll", "colour": "red" }
+            {
+                "event": "moved", "colour": "red", "plane": 0, "from": 10, "to": 14,
+                "capture": { "colour": "yellow", "planes": [0, 1], "square": 14 },
+                "finished": false, "extra_roll": true
+            }
         ])
     );
     let mut game = position("10,b,b,b 40,b,b,b red - 2");
@@ -141,8 +145,10 @@ fn events_have_this_exact_shape() {
     assert_eq!(
         events_json(&move_plane(&mut game, 3)),
         json!([
-            { "event": "deployed", "colour": "red", "plane": 3 },
-            { "event": "extra_roll", "colour": "red" }
+            {
+                "event": "moved", "colour": "red", "plane": 3, "from": "base", "to": 0,
+                "capture": null, "finished": false, "extra_roll": true
+            }
         ])
     );
     assert_eq!(
@@ -219,8 +225,15 @@ fn out_of_range_values_are_refused_in_events_and_actions() {
             "{bad}"
         );
     }
-    let bad = json!({ "event": "captured", "colour": "red", "planes": [0], "square": 52 });
-    assert!(serde_json::from_value::<Event>(bad).is_err());
+    let mut moved = json!({
+        "event": "moved", "colour": "yellow", "plane": 0, "from": 10, "to": 14,
+        "capture": { "colour": "red", "planes": [0], "square": 36 },
+        "finished": false, "extra_roll": true
+    });
+    let event = serde_json::from_value::<Event>(moved.clone()).unwrap();
+    assert_eq!(serde_json::to_value(event).unwrap(), moved);
+    moved["capture"]["square"] = json!(52);
+    assert!(serde_json::from_value::<Event>(moved).is_err());
 }
 
 #[test]

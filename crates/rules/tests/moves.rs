@@ -51,13 +51,15 @@ fn deploying_uses_up_the_six_and_does_not_advance_the_plane() {
     let events = move_plane(&mut game, 2);
     assert_eq!(
         events.as_slice(),
-        [
-            Event::Deployed {
-                colour: RED,
-                plane: plane(2)
-            },
-            Event::ExtraRoll { colour: RED }
-        ]
+        [Event::Moved {
+            colour: RED,
+            plane: plane(2),
+            from: Position::Base,
+            to: Position::Route(0),
+            capture: None,
+            finished: false,
+            extra_roll: true,
+        },]
     );
     assert_eq!(game.position(RED, plane(2)), Position::Route(0));
     assert_eq!(game.ring_index(RED, plane(2)).map(|s| s.value()), Some(0));
@@ -94,7 +96,10 @@ fn a_six_may_advance_a_plane_instead_of_deploying() {
             colour: RED,
             plane: plane(0),
             from: Position::Route(10),
-            to: Position::Route(16)
+            to: Position::Route(16),
+            capture: None,
+            finished: false,
+            extra_roll: true,
         }
     );
     assert_eq!(
@@ -154,19 +159,15 @@ fn a_plane_reaching_progress_fifty_six_exactly_finishes() {
     let events = move_plane(&mut game, 0);
     assert_eq!(
         events.as_slice(),
-        [
-            Event::Moved {
-                colour: RED,
-                plane: plane(0),
-                from: Position::Route(53),
-                to: Position::Finished
-            },
-            Event::Finished {
-                colour: RED,
-                plane: plane(0)
-            },
-            Event::ExtraRoll { colour: RED },
-        ]
+        [Event::Moved {
+            colour: RED,
+            plane: plane(0),
+            from: Position::Route(53),
+            to: Position::Finished,
+            capture: None,
+            finished: true,
+            extra_roll: true,
+        },]
     );
     assert_eq!(game.position(RED, plane(0)), Position::Finished);
     assert_eq!(game.position(RED, plane(0)).progress(), Some(56));
@@ -201,10 +202,7 @@ fn a_six_from_the_lane_mouth_finishes() {
     let mut game = position("50,b,b,b b,b,b,b red - 0");
     roll(&mut game, 6);
     let events = move_plane(&mut game, 0);
-    assert!(events.contains(&Event::Finished {
-        colour: RED,
-        plane: plane(0)
-    }));
+    assert!(finished(&events));
     assert_eq!(game.position(RED, plane(0)), Position::Finished);
 }
 

@@ -66,7 +66,10 @@ fn assert_position_invariants(game: &Game) {
 fn assert_step_invariants(before: &Game, after: &Game, mover: Colour, events: &Events) {
     assert_position_invariants(after);
     let captured = events.iter().find_map(|e| match e {
-        Event::Captured { colour, planes, .. } => Some((*colour, *planes)),
+        Event::Moved {
+            capture: Some(capture),
+            ..
+        } => Some((capture.colour, capture.planes)),
         _ => None,
     });
     for colour in Colour::ALL {
@@ -103,6 +106,25 @@ fn assert_step_invariants(before: &Game, after: &Game, mover: Colour, events: &E
         assert_eq!(after.to_act(), before.to_act().opponent());
         assert_eq!(after.sixes(), 0);
         assert_eq!(after.phase(), Phase::AwaitingRoll);
+    }
+    for event in events {
+        if let Event::Moved {
+            colour,
+            plane,
+            from,
+            to,
+            finished,
+            extra_roll,
+            ..
+        } = *event
+        {
+            assert_eq!(colour, mover);
+            assert_eq!(from, before.position(colour, plane));
+            assert_eq!(to, after.position(colour, plane));
+            assert_eq!(finished, to == Position::Finished);
+            let rolls_again = !after.is_over() && after.to_act() == mover;
+            assert_eq!(extra_roll, rolls_again, "{before} -> {after}: {events:?}");
+        }
     }
 }
 

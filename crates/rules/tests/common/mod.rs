@@ -2,7 +2,9 @@
 //! from plain numbers, and a check that a refused action leaves the game exactly as it was.
 #![allow(dead_code)]
 
-use aeroplane_rules::{Colour, Die, Event, Events, Game, PassReason, Plane, PlaneSet, RuleError};
+use aeroplane_rules::{
+    Capture, Colour, Die, Event, Events, Game, PassReason, Plane, PlaneSet, RuleError,
+};
 
 pub(crate) const RED: Colour = Colour::Red;
 pub(crate) const YELLOW: Colour = Colour::Yellow;
@@ -57,12 +59,35 @@ pub(crate) fn assert_refused(
     assert_eq!(*game, before, "a refused action changed the game");
 }
 
-/// How many `ExtraRoll` events the list holds.
+/// How many extra rolls the list's events earned (a move earns at most one).
 pub(crate) fn extra_rolls(events: &Events) -> usize {
     events
         .iter()
-        .filter(|e| matches!(e, Event::ExtraRoll { .. }))
+        .filter(|e| {
+            matches!(
+                e,
+                Event::Moved {
+                    extra_roll: true,
+                    ..
+                }
+            )
+        })
         .count()
+}
+
+/// What the move in the list captured, if it captured.
+pub(crate) fn capture(events: &Events) -> Option<Capture> {
+    events.iter().find_map(|e| match e {
+        Event::Moved { capture, .. } => *capture,
+        _ => None,
+    })
+}
+
+/// Whether the move in the list finished its plane.
+pub(crate) fn finished(events: &Events) -> bool {
+    events
+        .iter()
+        .any(|e| matches!(e, Event::Moved { finished: true, .. }))
 }
 
 /// The reason of the `TurnPassed` event in the list, if there is one.
