@@ -55,10 +55,11 @@ fn help(mode: Mode) -> &'static str {
     }
 }
 
-pub(crate) async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
-    let api = Api::new(server)?;
+/// Finds the room `args` ask for (quick match, a new computer or online room, or the one named)
+/// and takes a seat in it.
+async fn seated(server: &str, api: &Api, args: &Args) -> anyhow::Result<Client> {
     let seed = args.seed.as_deref();
-    let mut client = if args.quick {
+    let client = if args.quick {
         println!("waiting for an opponent...");
         let matched = api
             .quick_match(&args.name, seed)
@@ -96,6 +97,13 @@ pub(crate) async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
         client.join_player(&args.name, args.colour, seed).await?;
         client
     };
+    Ok(client)
+}
+
+/// `aeroplane play`: takes a seat, then plays turn by turn from the keyboard until the game ends.
+pub(crate) async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
+    let api = Api::new(server)?;
+    let mut client = seated(server, &api, &args).await?;
     let me = client.colour().context("the server gave no seat")?;
     let mode = if args.computer.is_some() {
         Mode::Computer
