@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Interleaved A/B open-loop runs: the server before this stop (eed305b) and after (main).
+# Interleaved A/B open-loop runs of two server binaries: BEFORE and AFTER (default: this tree's).
 set -u
-# Usage: BEFORE=<old aeroplane-server> [AFTER=target/release/aeroplane-server] bench/ab-open.sh
+# Usage: BEFORE=<old aeroplane-server> [AFTER=target/release/aeroplane-server] [BEFORE_FLAGS=...]
+#        bench/ab-open.sh
+# BEFORE_FLAGS: extra flags for the earlier server; a server from before the hardening (eed305b)
+# has no room caps to lift and takes none, a later one takes the same as AFTER ("$NEW" below).
 # Server CPU is utime+stime of the server process over the whole load run (room creation included),
 # so its figures are higher than bench/run.sh's and only comparable with each other.
 LT=${LT:-target/release/aeroplane-loadtest}
@@ -19,7 +22,7 @@ run() { # name bin extra-flags...
 B=${BEFORE:?the earlier server binary}
 A=${AFTER:-target/release/aeroplane-server}
 NEW="--max-http-connections-per-address 1000000 --max-rooms 1000000 --max-waiting-rooms 1000000"
-for i in 1 2; do
-  run before-$i $B
+for i in $(seq 1 ${REPEATS:-2}); do
+  run before-$i $B ${BEFORE_FLAGS:-}
   run after-$i $A $NEW
 done
