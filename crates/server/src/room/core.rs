@@ -153,7 +153,7 @@ impl Room {
     pub(super) fn journal_now(&mut self) {
         let state = JournalState {
             actions: self.timeline.actions(),
-            can_undo: self.mode != Mode::Online,
+            undos: self.timeline.undos(),
             clock: self.clock.saved(),
             over: self.timeline.game().is_over(),
         };

@@ -38,6 +38,8 @@ pub(in crate::room) struct Timeline {
     event: u64,
     /// The number of the last event that changed the game; actions must have seen it.
     state_event: u64,
+    /// How many undos were made since the timeline was built.
+    undos: u64,
     created_at: OffsetDateTime,
     started_at: Option<OffsetDateTime>,
 }
@@ -53,6 +55,7 @@ impl Timeline {
             actions: Vec::new(),
             event: 0,
             state_event: 0,
+            undos: 0,
             created_at,
             started_at: None,
         }
@@ -71,6 +74,12 @@ impl Timeline {
     /// The number of the last room event.
     pub(in crate::room) fn event(&self) -> u64 {
         self.event
+    }
+
+    /// How many undos were made since the timeline was built (the journal writes the undone
+    /// actions when this changes).
+    pub(in crate::room) fn undos(&self) -> u64 {
+        self.undos
     }
 
     /// The secret server seed.
@@ -211,6 +220,7 @@ impl Timeline {
     /// `undone` event that tells it. The die stream is never rewound.
     pub(in crate::room) fn undo_to(&mut self, game: Game, index: usize) -> (u32, u64) {
         self.game = game;
+        self.undos += 1;
         let mut taken = 0u32;
         for logged in &mut self.actions[index..] {
             if !logged.undone {
