@@ -121,9 +121,12 @@ fn descriptors_in(pid: u32, dir: &std::path::Path) -> usize {
 }
 
 #[tokio::test]
-async fn live_games_journals_hold_no_file_descriptors() {
+async fn live_games_journals_hold_at_most_the_allowed_file_descriptors() {
+    // Issue 20 made every journal open its file per write; issue 18 lets at most
+    // `--journal-open-files` playing rooms keep theirs open (an open and a close per action
+    // cost 7.6% of the server's CPU). Eight live games, three places.
     let data = tempfile::tempdir().unwrap();
-    let server = ServerProcess::start(data.path(), None, &[]);
+    let server = ServerProcess::start(data.path(), None, &["--journal-open-files", "3"]);
     let http = reqwest::Client::new();
     let mut games = Vec::new();
     for _ in 0..8 {
@@ -142,8 +145,8 @@ async fn live_games_journals_hold_no_file_descriptors() {
     );
     assert_eq!(
         descriptors_in(server.pid(), &rooms),
-        0,
-        "a journal is opened for each write and closed again"
+        3,
+        "three journals keep their file open, the others open it for each write"
     );
 }
 

@@ -167,7 +167,7 @@ pub async fn serve(config: Config, store: Arc<dyn GameStore>) -> anyhow::Result<
     )
     .await
     .with_context(|| format!("failed to open the outbox in {}", data_dir.display()))?;
-    let journals = FileJournals::open(data_dir.join("rooms"))
+    let journals = FileJournals::open(data_dir.join("rooms"), config.journal_open_files)
         .with_context(|| format!("failed to open the journals in {}", data_dir.display()))?;
     journals.sync_periodically(config.journal_sync());
     let listener = tokio::net::TcpListener::bind(config.listen)

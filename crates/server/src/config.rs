@@ -191,6 +191,12 @@ pub struct Config {
     #[arg(long, env = "AEROPLANE_JOURNAL_SYNC_MS", default_value_t = 1_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub journal_sync_ms: u64,
 
+    /// How many playing rooms' journals may keep their file open between writes (the others
+    /// open and close it for each write). Never more than a quarter of the process's limit on
+    /// open files is used, whatever this says; 0 opens every journal for each write.
+    #[arg(long, env = "AEROPLANE_JOURNAL_OPEN_FILES", default_value_t = 1_024)]
+    pub journal_open_files: usize,
+
     /// Other browser origins allowed to create rooms and open WebSockets, comma-separated (e.g.
     /// `https://play.example.org,http://localhost:5173`); `*` allows any. Unset: only pages
     /// served by this server (same origin: the `Origin` names the request's `Host`). A `POST`

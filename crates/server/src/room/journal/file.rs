@@ -1,10 +1,14 @@
 //! The file journal store: one `<id>.jsonl` file per room in one directory, one JSON entry per
 //! line.
 //!
-//! A journal file is not held open: each write opens it for appending and closes it again, so a
-//! thousand idle rooms hold no file descriptors (one client opening rooms must never bring the
-//! server to its descriptor limit, issue 20). A rewrite goes to a temporary file renamed over the
-//! old one, so a killed process never leaves half a setup behind.
+//! Descriptors are bounded: a playing room's journal keeps its file open between appends (an
+//! `open` and a `close` per action were 7.6% of the server's CPU under load, issue 18), but at
+//! most `--journal-open-files` journals at once, and never more than a quarter of the process's
+//! descriptor limit as it stands when a journal asks; every other journal opens its file for each
+//! write and closes it again. So rooms, however many, never bring the server to its descriptor
+//! limit (issue 20). A journal gives its descriptor back when it is rewritten, deleted or
+//! dropped. A rewrite goes to a temporary file renamed over the old one, so a killed process
+//! never leaves half a setup behind.
 //!
 //! Nothing here waits for the disk on a room's task: two `fsync`s per new game stalled every
 //! room sharing the runtime's thread (the open-loop benchmark's p99.9 of docs/benchmarks.md).
@@ -18,7 +22,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use futures_util::future::{BoxFuture, FutureExt};
@@ -37,18 +41,69 @@ pub struct FileJournals {
     /// Whether any journal was written since the last sync; shared with every room's journal,
     /// which only ever sets it (no lock).
     dirty: Arc<AtomicBool>,
+    /// The journals' open files, shared with every room's journal.
+    handles: Arc<Handles>,
+}
+
+/// How many journal files are held open between writes, and how many may be.
+#[derive(Debug)]
+struct Handles {
+    open: AtomicUsize,
+    most: usize,
+}
+
+impl Handles {
+    /// Takes a place for one more open journal file, if there is one.
+    fn take(&self) -> bool {
+        let most = self.most.min(descriptor_limit() / 4);
+        self.open
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |open| {
+                (open < most).then_some(open + 1)
+            })
+            .is_ok()
+    }
+
+    /// Gives a place back.
+    fn give_back(&self) {
+        self.open.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// The process's soft limit on open descriptors now (it may be lowered while it runs).
+#[cfg(target_os = "linux")]
+fn descriptor_limit() -> usize {
+    let limit = rustix::process::getrlimit(rustix::process::Resource::Nofile);
+    limit.current.map_or(usize::MAX, |current| {
+        usize::try_from(current).unwrap_or(usize::MAX)
+    })
+}
+
+/// Elsewhere: no limit known.
+#[cfg(not(target_os = "linux"))]
+fn descriptor_limit() -> usize {
+    usize::MAX
 }
 
 impl FileJournals {
-    /// Journals kept in `dir` (created if missing, readable by the server's user only).
-    pub fn open(dir: PathBuf) -> io::Result<Arc<FileJournals>> {
+    /// Journals kept in `dir` (created if missing, readable by the server's user only), at most
+    /// `open_files` of them holding their file open between writes.
+    pub fn open(dir: PathBuf, open_files: usize) -> io::Result<Arc<FileJournals>> {
         aeroplane_store::private::create_dir_all(&dir)?;
         let dir_handle = File::open(&dir)?;
         Ok(Arc::new(FileJournals {
             dir,
             dir_handle,
             dirty: Arc::new(AtomicBool::new(false)),
+            handles: Arc::new(Handles {
+                open: AtomicUsize::new(0),
+                most: open_files,
+            }),
         }))
+    }
+
+    /// How many journal files are held open now.
+    pub fn open_files(&self) -> usize {
+        self.handles.open.load(Ordering::Acquire)
     }
 
     /// The directory of the journal files.
@@ -77,6 +132,8 @@ impl FileJournals {
             path,
             dir: self.dir.clone(),
             dirty: self.dirty.clone(),
+            file: None,
+            handles: self.handles.clone(),
         }
     }
 
@@ -180,19 +237,52 @@ struct FileJournal {
     path: PathBuf,
     dir: PathBuf,
     dirty: Arc<AtomicBool>,
+    /// The file, open for appending, while this journal holds one of the places.
+    file: Option<File>,
+    handles: Arc<Handles>,
+}
+
+impl FileJournal {
+    /// Gives back the open file, if this journal holds one.
+    fn close(&mut self) {
+        if self.file.take().is_some() {
+            self.handles.give_back();
+        }
+    }
+}
+
+impl Drop for FileJournal {
+    fn drop(&mut self) {
+        self.close();
+    }
 }
 
 impl RoomJournal for FileJournal {
     fn append(&mut self, entries: &[Line]) -> io::Result<()> {
-        OpenOptions::new()
-            .append(true)
-            .open(&self.path)?
-            .write_all(text_of(entries).as_bytes())?;
+        let text = text_of(entries);
+        if self.file.is_none() && self.handles.take() {
+            match OpenOptions::new().append(true).open(&self.path) {
+                Ok(file) => self.file = Some(file),
+                Err(error) => {
+                    self.handles.give_back();
+                    return Err(error);
+                }
+            }
+        }
+        match &mut self.file {
+            Some(file) => file.write_all(text.as_bytes())?,
+            None => OpenOptions::new()
+                .append(true)
+                .open(&self.path)?
+                .write_all(text.as_bytes())?,
+        }
         self.dirty.store(true, Ordering::Release);
         Ok(())
     }
 
     fn rewrite(&mut self, entries: &[Line]) -> io::Result<()> {
+        // The open file is the one about to be replaced.
+        self.close();
         let name = self.path.file_name().unwrap_or_default().to_string_lossy();
         let temporary = self.dir.join(format!("{name}.tmp"));
         let mut file = aeroplane_store::private::create_file(&temporary)?;
@@ -203,14 +293,16 @@ impl RoomJournal for FileJournal {
         Ok(())
     }
 
-    fn delete(self: Box<Self>) -> io::Result<()> {
+    fn delete(mut self: Box<Self>) -> io::Result<()> {
+        self.close();
         match fs::remove_file(&self.path) {
             Err(error) if error.kind() != io::ErrorKind::NotFound => Err(error),
             _ => Ok(()),
         }
     }
 
-    fn set_aside(self: Box<Self>) -> io::Result<()> {
+    fn set_aside(mut self: Box<Self>) -> io::Result<()> {
+        self.close();
         fs::rename(&self.path, self.path.with_extension("jsonl.broken"))
     }
 }
@@ -235,4 +327,62 @@ fn force_to_disk(directory: &File) -> io::Result<()> {
 #[cfg(not(target_os = "linux"))]
 fn force_to_disk(file: &File) -> io::Result<()> {
     file.sync_data()
+}
+
+#[cfg(test)]
+mod tests {
+    use aeroplane_protocol::record::LoggedAction;
+    use aeroplane_rules::{Action, Colour};
+
+    use super::*;
+
+    fn action(event: u64) -> Line {
+        Line::Action(LoggedAction {
+            event,
+            action: Action::Resign {
+                colour: Colour::Red,
+            },
+            undone: false,
+        })
+    }
+
+    #[test]
+    fn at_most_the_allowed_number_of_journals_hold_their_file_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = FileJournals::open(dir.path().join("rooms"), 2).unwrap();
+        let mut journals: Vec<_> = (0..3)
+            .map(|_| store.create(Uuid::new_v4(), &[action(1)]).unwrap())
+            .collect();
+        // A new or rewritten journal holds nothing open; appending takes a place while any is left.
+        assert_eq!(store.open_files(), 0);
+        for journal in &mut journals {
+            journal.append(&[action(2)]).unwrap();
+        }
+        assert_eq!(store.open_files(), 2);
+        // The third appends all the same, opening and closing its file.
+        journals[2].append(&[action(3)]).unwrap();
+        journals.remove(0).delete().unwrap();
+        assert_eq!(store.open_files(), 1);
+        // A rewrite replaces the file: the open one is given back.
+        journals[0].rewrite(&[action(9)]).unwrap();
+        assert_eq!(store.open_files(), 0);
+        journals[0].append(&[action(10)]).unwrap();
+        assert_eq!(store.open_files(), 1);
+        drop(journals);
+        assert_eq!(store.open_files(), 0);
+    }
+
+    #[test]
+    fn appends_after_a_rewrite_go_to_the_new_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = FileJournals::open(dir.path().join("rooms"), 8).unwrap();
+        let id = Uuid::new_v4();
+        let mut journal = store.create(id, &[action(1)]).unwrap();
+        journal.append(&[action(2)]).unwrap();
+        journal.rewrite(&[action(5)]).unwrap();
+        journal.append(&[action(6)]).unwrap();
+        let loaded = store.load_all();
+        let entries = loaded[0].entries.as_ref().unwrap();
+        assert_eq!(entries, &vec![action(5), action(6)]);
+    }
 }
