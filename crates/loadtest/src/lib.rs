@@ -36,6 +36,7 @@ mod broadcast;
 mod colyseus;
 mod echo;
 pub mod idle;
+pub mod lag;
 mod pace;
 mod socket;
 
@@ -155,6 +156,8 @@ pub struct LoadReport {
     pub round_trip_us: Histogram<u64>,
     /// Errors by code (the server's error codes, or `connect`, `closed`, `http`, `timeout`).
     pub errors: BTreeMap<String, u64>,
+    /// How late the generator's own runtime woke during the run.
+    pub lag: Option<lag::Lag>,
 }
 
 impl LoadReport {
@@ -182,6 +185,7 @@ impl LoadReport {
 /// Runs the load test; `progress` is updated as it goes.
 pub async fn run(config: LoadConfig, progress: Arc<Progress>) -> LoadReport {
     let started = Instant::now();
+    let probe = lag::Probe::start(started.into());
     let budget = Arc::new(Budget {
         deadline: config.duration.map(|duration| started + duration),
         games: config.games,
@@ -217,6 +221,7 @@ pub async fn run(config: LoadConfig, progress: Arc<Progress>) -> LoadReport {
         elapsed: Duration::ZERO,
         round_trip_us: new_histogram(),
         errors: BTreeMap::new(),
+        lag: None,
     };
     while let Some(joined) = rooms.join_next().await {
         let Ok(tally) = joined else {
@@ -235,6 +240,7 @@ pub async fn run(config: LoadConfig, progress: Arc<Progress>) -> LoadReport {
         }
     }
     report.elapsed = started.elapsed();
+    report.lag = probe.finish().await;
     report
 }
 

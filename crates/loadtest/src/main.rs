@@ -301,6 +301,16 @@ fn text_summary(
         report.round_trip_ms(0.999),
         report.round_trip_us.max() as f64 / 1000.0,
     );
+    if let Some(lag) = &report.lag {
+        out += &format!(
+            "generator  runtime wake-up lateness: p99 {:.3} ms, p99.9 {:.3} ms, max {:.3} ms; {} stalls over {} ms\n",
+            lag.late_ms(0.99),
+            lag.late_ms(0.999),
+            lag.late_us.max() as f64 / 1000.0,
+            lag.stalls.len(),
+            aeroplane_loadtest::lag::STALL.as_millis(),
+        );
+    }
     if report.errors.is_empty() {
         out.push_str("errors     none\n");
     } else {
@@ -351,6 +361,12 @@ fn json_summary(
             "max": report.round_trip_us.max() as f64 / 1000.0,
         },
         "errors": report.errors,
+        "generator_lag_ms": report.lag.as_ref().map(|lag| serde_json::json!({
+            "p99": lag.late_ms(0.99),
+            "p99_9": lag.late_ms(0.999),
+            "max": lag.late_us.max() as f64 / 1000.0,
+            "stalls": lag.stalls.iter().map(|(at, ms)| serde_json::json!({"at_s": at, "ms": ms})).collect::<Vec<_>>(),
+        })),
         "server_peak_kib": peak_kib,
     })
 }

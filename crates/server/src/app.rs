@@ -157,6 +157,7 @@ impl RunningServer {
 /// there, binds `config.listen` and starts serving.
 pub async fn serve(config: Config, store: Arc<dyn GameStore>) -> anyhow::Result<RunningServer> {
     crate::metrics::handle();
+    crate::telemetry::spawn_lag_probe();
     let store: Arc<dyn GameStore> = Arc::new(MeteredStore::new(store));
     let data_dir = config.data_dir.clone();
     aeroplane_store::prepare_data_dir(&data_dir).context("the data directory is not usable")?;

@@ -50,6 +50,11 @@ pub fn handle() -> &'static PrometheusHandle {
                 &WRITE_BUCKETS,
             )
             .expect("the buckets are not empty")
+            .set_buckets_for_metric(
+                Matcher::Full("aeroplane_runtime_lag_seconds".to_owned()),
+                &crate::telemetry::LAG_BUCKETS,
+            )
+            .expect("the buckets are not empty")
             .build_recorder();
         let handle = recorder.handle();
         if metrics::set_global_recorder(recorder).is_err() {

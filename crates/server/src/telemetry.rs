@@ -89,6 +89,17 @@ const CLOSES: [CloseCode; 8] = [
 /// The label of a WebSocket the client closed (or that broke off).
 const CLOSED_BY_CLIENT: &str = "client";
 
+/// Runtime lag buckets, in seconds.
+pub(crate) const LAG_BUCKETS: [f64; 10] = [
+    0.000_1, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+];
+
+/// How often the runtime lag probe wakes.
+const LAG_TICK: Duration = Duration::from_millis(10);
+
+/// A wake-up this late or later is logged as a stall.
+const STALL: Duration = Duration::from_millis(20);
+
 /// How long one burst of refusals (same code, same address) lasts in the log.
 const BURST: Duration = Duration::from_secs(10);
 
@@ -158,6 +169,11 @@ fn zero_game_counters() {
 
 fn describe() {
     metrics::describe_gauge!("aeroplane_build_info", "The running build (always 1).");
+    metrics::describe_histogram!(
+        "aeroplane_runtime_lag_seconds",
+        metrics::Unit::Seconds,
+        "How late a task sleeping 10 ms wakes: the runtime's scheduling delay."
+    );
     metrics::describe_counter!(
         "aeroplane_http_requests_total",
         "HTTP requests answered, by route pattern and status."
@@ -343,4 +359,24 @@ mod tests {
         assert!(figures.start_time_seconds <= now + 1);
         assert!(figures.start_time_seconds + 3600 > now);
     }
+}
+
+/// Measures the runtime's scheduling delay for as long as the server runs: a task sleeps
+/// [`LAG_TICK`] again and again and records by how much each wake-up missed its time in
+/// `aeroplane_runtime_lag_seconds`; a wake-up [`STALL`] late or later is logged, so a stall seen
+/// by clients can be placed on the server's side or not (issue 18; the load generator runs the
+/// same probe).
+pub fn spawn_lag_probe() {
+    tokio::spawn(async {
+        loop {
+            let due = Instant::now() + LAG_TICK;
+            tokio::time::sleep_until(due).await;
+            let late = Instant::now().saturating_duration_since(due);
+            metrics::histogram!("aeroplane_runtime_lag_seconds").record(late.as_secs_f64());
+            if late >= STALL {
+                let late_ms = u64::try_from(late.as_millis()).unwrap_or(u64::MAX);
+                tracing::warn!(late_ms, "the runtime woke late: a stall");
+            }
+        }
+    });
 }
