@@ -339,6 +339,26 @@ mod process {
     }
 }
 
+/// Measures the runtime's scheduling delay for as long as the server runs: a task sleeps
+/// [`LAG_TICK`] again and again and records by how much each wake-up missed its time in
+/// `aeroplane_runtime_lag_seconds`; a wake-up [`STALL`] late or later is logged, so a stall seen
+/// by clients can be placed on the server's side or not (issue 18; the load generator runs the
+/// same probe).
+pub fn spawn_lag_probe() {
+    tokio::spawn(async {
+        loop {
+            let due = Instant::now() + LAG_TICK;
+            tokio::time::sleep_until(due).await;
+            let late = Instant::now().saturating_duration_since(due);
+            metrics::histogram!("aeroplane_runtime_lag_seconds").record(late.as_secs_f64());
+            if late >= STALL {
+                let late_ms = u64::try_from(late.as_millis()).unwrap_or(u64::MAX);
+                tracing::warn!(late_ms, "the runtime woke late: a stall");
+            }
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -359,24 +379,4 @@ mod tests {
         assert!(figures.start_time_seconds <= now + 1);
         assert!(figures.start_time_seconds + 3600 > now);
     }
-}
-
-/// Measures the runtime's scheduling delay for as long as the server runs: a task sleeps
-/// [`LAG_TICK`] again and again and records by how much each wake-up missed its time in
-/// `aeroplane_runtime_lag_seconds`; a wake-up [`STALL`] late or later is logged, so a stall seen
-/// by clients can be placed on the server's side or not (issue 18; the load generator runs the
-/// same probe).
-pub fn spawn_lag_probe() {
-    tokio::spawn(async {
-        loop {
-            let due = Instant::now() + LAG_TICK;
-            tokio::time::sleep_until(due).await;
-            let late = Instant::now().saturating_duration_since(due);
-            metrics::histogram!("aeroplane_runtime_lag_seconds").record(late.as_secs_f64());
-            if late >= STALL {
-                let late_ms = u64::try_from(late.as_millis()).unwrap_or(u64::MAX);
-                tracing::warn!(late_ms, "the runtime woke late: a stall");
-            }
-        }
-    });
 }
