@@ -251,3 +251,180 @@ fn seat_of(colour: Colour, saved: &SavedSeat) -> Result<SeatSetup, RestoreError>
         token: SeatToken::from_saved(saved.token.clone()),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    //! A second journal store, kept in memory: a room journals into it and is restored from it
+    //! with no change to the room, as a broker's stream will be (issue 14).
+
+    use std::collections::BTreeMap;
+    use std::sync::{Arc, Mutex};
+
+    use aeroplane_protocol::client::decode;
+    use aeroplane_protocol::snapshot::RoomPhase;
+    use aeroplane_store::{GameStore, MemoryStore, Outbox, OutboxOptions};
+    use futures_util::future::{BoxFuture, FutureExt};
+    use tokio::sync::oneshot;
+    use uuid::Uuid;
+
+    use super::*;
+    use crate::config::Config;
+    use crate::lifecycle::Lifecycle;
+    use crate::outgoing::{self, Closer};
+    use crate::room::journal::JournalStore;
+    use crate::room::{Registry, RoomCommand};
+
+    type Shelf = Arc<Mutex<BTreeMap<Uuid, Vec<Line>>>>;
+
+    #[derive(Debug, Default)]
+    struct MemoryJournals {
+        shelf: Shelf,
+    }
+
+    #[derive(Debug)]
+    struct MemoryJournal {
+        id: Uuid,
+        shelf: Shelf,
+    }
+
+    impl RoomJournal for MemoryJournal {
+        fn append(&mut self, entries: &[Line]) -> std::io::Result<()> {
+            let mut shelf = self.shelf.lock().unwrap();
+            shelf.entry(self.id).or_default().extend_from_slice(entries);
+            Ok(())
+        }
+
+        fn rewrite(&mut self, entries: &[Line]) -> std::io::Result<()> {
+            self.shelf.lock().unwrap().insert(self.id, entries.to_vec());
+            Ok(())
+        }
+
+        fn delete(self: Box<Self>) -> std::io::Result<()> {
+            self.shelf.lock().unwrap().remove(&self.id);
+            Ok(())
+        }
+
+        fn set_aside(self: Box<Self>) -> std::io::Result<()> {
+            self.delete()
+        }
+    }
+
+    impl JournalStore for MemoryJournals {
+        fn create(&self, id: Uuid, entries: &[Line]) -> std::io::Result<Box<dyn RoomJournal>> {
+            self.shelf.lock().unwrap().insert(id, entries.to_vec());
+            let shelf = self.shelf.clone();
+            Ok(Box::new(MemoryJournal { id, shelf }))
+        }
+
+        fn load_all(&self) -> Vec<Loaded> {
+            let shelf = self.shelf.lock().unwrap();
+            let journal = |id: &Uuid| MemoryJournal {
+                id: *id,
+                shelf: self.shelf.clone(),
+            };
+            shelf
+                .iter()
+                .map(|(id, entries)| Loaded {
+                    name: id.to_string(),
+                    entries: Ok(entries.clone()),
+                    journal: Box::new(journal(id)),
+                })
+                .collect()
+        }
+
+        fn sync(&self, _all: bool) -> BoxFuture<'_, ()> {
+            async {}.boxed()
+        }
+    }
+
+    async fn context(journals: Arc<MemoryJournals>, dir: &std::path::Path) -> RoomContext {
+        let store: Arc<dyn GameStore> = Arc::new(MemoryStore::new());
+        let options = OutboxOptions::default();
+        let (outbox, _writer) = Outbox::start(dir.join("outbox"), store.clone(), options)
+            .await
+            .unwrap();
+        RoomContext {
+            config: Arc::new(Config::defaults()),
+            store,
+            registry: Arc::new(Registry::new()),
+            outbox,
+            journals,
+            lifecycle: Arc::new(Lifecycle::default()),
+        }
+    }
+
+    fn seat(colour: Colour, name: &str) -> (SeatSetup, String) {
+        let token = SeatToken::generate().unwrap();
+        let text = token.as_str().to_owned();
+        let seat = SeatSetup {
+            colour,
+            name: PlayerName::parse(name).unwrap(),
+            client_seed: ClientSeed::default(),
+            token,
+        };
+        (seat, text)
+    }
+
+    async fn status(room: &RoomHandle) -> aeroplane_protocol::api::RoomStatus {
+        let (reply, answer) = oneshot::channel();
+        room.inbox
+            .send(RoomCommand::Status { reply })
+            .await
+            .unwrap();
+        answer.await.unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_room_journals_into_another_store_and_comes_back_from_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let journals = Arc::new(MemoryJournals::default());
+        let first = context(journals.clone(), dir.path()).await;
+        let (red, red_token) = seat(Colour::Red, "Ann");
+        let (yellow, _) = seat(Colour::Yellow, "Bob");
+        let id = Uuid::new_v4();
+        let setup = RoomSetup {
+            id,
+            mode: Mode::Online,
+            server_seed: ServerSeed::generate().unwrap(),
+            seats: vec![red, yellow],
+            turn_clock: None,
+            computer: None,
+        };
+        let room = task::open(setup, first.clone());
+        // Red comes and rolls: event 1 started the game, event 2 says Red connected.
+        let (outbox, _frames) = outgoing::queue(64, Arc::new(Closer::default()));
+        room.inbox
+            .send(RoomCommand::Connect { conn: 1, outbox })
+            .await
+            .unwrap();
+        let join =
+            format!(r#"{{"type":"join","role":"player","name":"Ann","token":"{red_token}"}}"#);
+        for text in [join.as_str(), r#"{"type":"roll","seen":2}"#] {
+            let message = decode(text).unwrap();
+            let command = RoomCommand::Message { conn: 1, message };
+            room.inbox.send(command).await.unwrap();
+        }
+        let before = status(&room).await;
+        assert_eq!(before.phase, RoomPhase::Playing);
+        assert!(before.event >= 3, "the roll was played: {before:?}");
+        let kept = journals.shelf.lock().unwrap()[&id].clone();
+        assert!(matches!(kept[0], Line::Setup(_)), "{kept:?}");
+        assert!(
+            kept.iter().any(|line| matches!(line, Line::Action(_))),
+            "{kept:?}"
+        );
+
+        // The server stops; another starts on the same journals and finds the game.
+        first.lifecycle.drain();
+        first.registry.closed().await;
+        let second = context(journals.clone(), dir.path()).await;
+        assert_eq!(restore_all(&second), 1);
+        let restored = second.registry.get(id).expect("the room is open again");
+        let after = status(&restored).await;
+        assert_eq!(after.phase, RoomPhase::Playing);
+        // Numbering goes on from the last game event, here the last event of all.
+        assert_eq!(after.event, before.event);
+        second.lifecycle.drain();
+        second.registry.closed().await;
+    }
+}

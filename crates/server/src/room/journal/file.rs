@@ -12,7 +12,7 @@
 //!
 //! Nothing here waits for the disk on a room's task: two `fsync`s per new game stalled every
 //! room sharing the runtime's thread (the open-loop benchmark's p99.9 of docs/benchmarks.md).
-//! Instead every write marks the store dirty, and [`FileJournals::sync`] (every
+//! Instead every write marks the store dirty, and its `JournalStore::sync` (every
 //! `--journal-sync-ms`, and at shutdown) forces the journals to disk: on Linux with one
 //! `syncfs(2)` of their file system, however many rooms are live (a `fdatasync` per journal cost
 //! a device cache flush each and about 5% of the server's CPU per action with a thousand rooms);
