@@ -200,7 +200,7 @@ pub async fn serve(config: Config, store: Arc<dyn GameStore>) -> anyhow::Result<
         journals,
         lifecycle: Arc::new(Lifecycle::default()),
     };
-    let restored = restore_all(&state.room_context());
+    let restored = restore_all(&state.room_context()).await;
     if restored > 0 {
         tracing::info!(restored, "live games restored; their players may reconnect");
     }

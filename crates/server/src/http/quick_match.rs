@@ -65,7 +65,8 @@ async fn quick_match(
             first.client_seed,
             second.name,
             second.client_seed,
-        )?;
+        )
+        .await?;
         if first.reply.send(red).is_err() {
             tracing::info!("the first quick-match player left just as it was paired");
         }
@@ -85,7 +86,7 @@ async fn quick_match(
 }
 
 /// Opens a room with both seats taken; returns the answers for Red and Yellow.
-fn open_room(
+async fn open_room(
     state: &AppState,
     red_name: PlayerName,
     red_seed: ClientSeed,
@@ -129,7 +130,7 @@ fn open_room(
         turn_clock: state.config.quick_match_turn_clock(),
         computer: None,
     };
-    room::open(setup, state.room_context());
+    room::open_journaled(setup, state.room_context()).await;
     tracing::info!(room_id = %id, "quick match paired two players");
     Ok(answers)
 }

@@ -69,7 +69,7 @@ async fn create(
         turn_clock,
         computer,
     };
-    room::open(setup, state.room_context());
+    room::open_journaled(setup, state.room_context()).await;
     let created = RoomCreated {
         id,
         mode: request.mode,

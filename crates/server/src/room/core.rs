@@ -5,8 +5,11 @@
 //! turn [`Clock`], the [`Assist`] of computer and local rooms (hints, undo), the [`Social`] side
 //! of online rooms (quick messages, rematch) and the journal [`Writer`]. The room routes each
 //! client message to the part it concerns (`play.rs`, `join.rs`) and sends what comes back.
-//! Every numbered event goes out through [`Room::publish`]: journaled first, then sent to every
-//! joined connection, so a restart never forgets an event anyone saw.
+//! Every numbered event goes out through [`Room::publish`], which holds it until the command is
+//! handled; then [`Room::flush`] awaits the journal (which may be a broker's acknowledged append)
+//! and only then sends the held events to every joined connection, so a restart never forgets an
+//! event anyone saw. A finished game's record leaves at the same point, once its last action is
+//! journaled.
 
 use aeroplane_dice::SCHEME;
 use aeroplane_protocol::api::RoomStatus;
@@ -52,6 +55,10 @@ pub(super) struct Room {
     pub(super) journal: Writer,
     /// When the room closes by itself (finished, or idle with nobody there).
     pub(super) retire_at: Option<Instant>,
+    /// Numbered events published by the command being handled, sent once journaled.
+    pub(super) pending: Vec<ServerMessage>,
+    /// Whether the game just ended and its record is still to be kept.
+    pub(super) finishing: bool,
 }
 
 impl Room {
@@ -116,11 +123,27 @@ impl Room {
         }
     }
 
-    /// Journals what the room gained, then sends these numbered events (and any unnumbered
-    /// message among them) to every joined connection, in order.
+    /// Holds these numbered events until the command is handled: [`Room::flush`] journals what
+    /// the room gained, then sends them to every joined connection, in order.
     pub(super) fn publish(&mut self, messages: &[ServerMessage]) {
-        self.journal_now();
-        self.broadcast(messages);
+        self.pending.extend_from_slice(messages);
+    }
+
+    /// Brings the journal up to date and waits for it, then sends the held events (sending may
+    /// drop a connection, whose `player_disconnected` is journaled and sent in turn); last, a game
+    /// that just ended hands its record and its journal to the outbox.
+    pub(super) async fn flush(&mut self) {
+        loop {
+            self.journal_now().await;
+            if self.pending.is_empty() {
+                break;
+            }
+            let pending = std::mem::take(&mut self.pending);
+            self.broadcast(&pending);
+        }
+        if std::mem::take(&mut self.finishing) {
+            self.keep_record();
+        }
     }
 
     /// Sends messages to every joined connection, in order, dropping a connection that cannot
@@ -150,7 +173,7 @@ impl Room {
     }
 
     /// Brings the room's journal up to date (see `journal`).
-    pub(super) fn journal_now(&mut self) {
+    pub(super) async fn journal_now(&mut self) {
         let state = JournalState {
             actions: self.timeline.actions(),
             undos: self.timeline.undos(),
@@ -167,7 +190,7 @@ impl Room {
                 &self.clock,
             )
         };
-        self.journal.update(&state, setup);
+        self.journal.update(&state, setup).await;
     }
 
     /// The journal's setup entry for the room as it is now (from the parts, so that the journal
@@ -221,9 +244,8 @@ impl Room {
         }
     }
 
-    /// Journals and counts what changed since `before`.
+    /// Counts what changed since `before` (after [`Room::flush`]).
     pub(super) fn account(&mut self, before: RoomView) {
-        self.journal_now();
         let after = self.view();
         if after != before {
             let new: Vec<Action> = self

@@ -44,4 +44,4 @@ pub use journal::{FileJournals, JournalStore, RoomJournal};
 pub use registry::Registry;
 pub use restore::restore_all;
 pub use setup::{ComputerSeat, RoomContext, RoomSetup, SeatSetup};
-pub use task::open;
+pub use task::{open, open_journaled};

@@ -151,11 +151,17 @@ impl Room {
         }
     }
 
-    /// The game is over: hand the record and the journal to the outbox without waiting (the
-    /// journal is deleted once the record is there), and plan retirement.
+    /// The game is over: plan retirement; the record leaves once the last action is journaled
+    /// ([`Room::keep_record`], from `Room::flush`).
     pub(super) fn finish(&mut self) {
         self.seats.clear_deadlines();
         self.retire_at = Some(Instant::now() + self.context.config.finished_room_ttl());
+        self.finishing = true;
+    }
+
+    /// Hands the finished game's record and the journal to the outbox without waiting (the
+    /// journal is deleted once the record is there).
+    pub(super) fn keep_record(&mut self) {
         let Some(record) = super::record::of(self) else {
             return;
         };

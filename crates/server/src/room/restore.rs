@@ -11,6 +11,8 @@ use aeroplane_protocol::name::PlayerName;
 use aeroplane_protocol::record::{LoggedAction, Mode};
 use aeroplane_rules::Colour;
 
+use tokio::sync::oneshot;
+
 use super::core::Room;
 use super::handle::RoomHandle;
 use super::journal::{Line, Loaded, RoomJournal, SavedClock, SavedSeat, Setup, VERSION};
@@ -40,27 +42,30 @@ fn bad(what: &str) -> RestoreError {
 
 /// Rebuilds every live game the journal store holds and opens its room. Answers how many rooms
 /// were restored. A journal that cannot be restored is set aside (the file store renames it
-/// `*.broken`) and logged, so it never blocks a start.
-pub fn restore_all(context: &RoomContext) -> usize {
+/// `*.broken`) and logged, so it never blocks a start. Each restored room has rewritten its
+/// journal (or handed a finished game's record to the outbox) before this answers.
+pub async fn restore_all(context: &RoomContext) -> usize {
     let mut restored = 0;
     for Loaded {
         name,
         entries,
         journal,
-    } in context.journals.load_all()
+    } in context.journals.load_all().await
     {
         let restoring = match entries.map_err(RestoreError::from).and_then(read) {
             Ok(journaled) => restore(journaled, journal, context),
             Err(error) => Err((error, journal)),
         };
         match restoring {
-            Ok(handle) => {
+            Ok((handle, journaled)) => {
+                // The room's task answers unless it panicked; the room is open either way.
+                let _ = journaled.await;
                 restored += 1;
                 tracing::info!(room_id = %handle.id, "restored a live game from its journal");
             }
             Err((error, journal)) => {
                 tracing::error!(%error, journal = %name, "cannot restore a journaled game; set aside");
-                if let Err(error) = journal.set_aside() {
+                if let Err(error) = journal.set_aside().await {
                     tracing::error!(%error, journal = %name, "cannot set the journal aside");
                 }
             }
@@ -126,7 +131,7 @@ fn restore(
     journaled: Journaled,
     journal: Box<dyn RoomJournal>,
     context: &RoomContext,
-) -> Result<RoomHandle, Failed> {
+) -> Result<(RoomHandle, oneshot::Receiver<()>), Failed> {
     let Journaled {
         setup,
         actions,
@@ -161,8 +166,8 @@ fn restore(
             // A fresh, full decision time from now for the player to act (see `clock.rs`).
             room.restart_clock(&mut []);
         }
+        // Written again whole by the room's first step (`task.rs`).
         room.journal.resume();
-        room.journal_now();
     }
     Ok(task::launch(room, true))
 }
@@ -287,49 +292,57 @@ mod tests {
         shelf: Shelf,
     }
 
+    type Written<'a> = BoxFuture<'a, std::io::Result<()>>;
+
     impl RoomJournal for MemoryJournal {
-        fn append(&mut self, entries: &[Line]) -> std::io::Result<()> {
+        fn append<'a>(&'a mut self, entries: &'a [Line]) -> Written<'a> {
             let mut shelf = self.shelf.lock().unwrap();
             shelf.entry(self.id).or_default().extend_from_slice(entries);
-            Ok(())
+            async { Ok(()) }.boxed()
         }
 
-        fn rewrite(&mut self, entries: &[Line]) -> std::io::Result<()> {
+        fn rewrite<'a>(&'a mut self, entries: &'a [Line]) -> Written<'a> {
             self.shelf.lock().unwrap().insert(self.id, entries.to_vec());
-            Ok(())
+            async { Ok(()) }.boxed()
         }
 
-        fn delete(self: Box<Self>) -> std::io::Result<()> {
+        fn delete(self: Box<Self>) -> Written<'static> {
             self.shelf.lock().unwrap().remove(&self.id);
-            Ok(())
+            async { Ok(()) }.boxed()
         }
 
-        fn set_aside(self: Box<Self>) -> std::io::Result<()> {
+        fn set_aside(self: Box<Self>) -> Written<'static> {
             self.delete()
         }
     }
 
     impl JournalStore for MemoryJournals {
-        fn create(&self, id: Uuid, entries: &[Line]) -> std::io::Result<Box<dyn RoomJournal>> {
+        fn create<'a>(
+            &'a self,
+            id: Uuid,
+            entries: &'a [Line],
+        ) -> BoxFuture<'a, std::io::Result<Box<dyn RoomJournal>>> {
             self.shelf.lock().unwrap().insert(id, entries.to_vec());
             let shelf = self.shelf.clone();
-            Ok(Box::new(MemoryJournal { id, shelf }))
+            let journal: Box<dyn RoomJournal> = Box::new(MemoryJournal { id, shelf });
+            async { Ok(journal) }.boxed()
         }
 
-        fn load_all(&self) -> Vec<Loaded> {
+        fn load_all(&self) -> BoxFuture<'_, Vec<Loaded>> {
             let shelf = self.shelf.lock().unwrap();
             let journal = |id: &Uuid| MemoryJournal {
                 id: *id,
                 shelf: self.shelf.clone(),
             };
-            shelf
+            let loaded = shelf
                 .iter()
                 .map(|(id, entries)| Loaded {
                     name: id.to_string(),
                     entries: Ok(entries.clone()),
                     journal: Box::new(journal(id)),
                 })
-                .collect()
+                .collect();
+            async { loaded }.boxed()
         }
 
         fn sync(&self, _all: bool) -> BoxFuture<'_, ()> {
@@ -390,7 +403,7 @@ mod tests {
             turn_clock: None,
             computer: None,
         };
-        let room = task::open(setup, first.clone());
+        let room = task::open_journaled(setup, first.clone()).await;
         // Red comes and rolls: event 1 started the game, event 2 says Red connected.
         let (outbox, _frames) = outgoing::queue(64, Arc::new(Closer::default()));
         room.inbox
@@ -418,7 +431,7 @@ mod tests {
         first.lifecycle.drain();
         first.registry.closed().await;
         let second = context(journals.clone(), dir.path()).await;
-        assert_eq!(restore_all(&second), 1);
+        assert_eq!(restore_all(&second).await, 1);
         let restored = second.registry.get(id).expect("the room is open again");
         let after = status(&restored).await;
         assert_eq!(after.phase, RoomPhase::Playing);

@@ -106,7 +106,7 @@ impl RoomContext {
                 Ok(()) => {
                     tracing::info!(room_id = %id, "game record in the outbox");
                     if let Some(journal) = journal
-                        && let Err(error) = journal.delete()
+                        && let Err(error) = journal.delete().await
                     {
                         tracing::warn!(%error, room_id = %id, "cannot delete a journal");
                     }

@@ -4,13 +4,14 @@
 //! Every room starts through [`launch`]: a new one ([`open`]: online, computer, local, quick
 //! match, rematch) and one restored from its journal (`room/restore.rs`) alike. It creates
 //! the inbox, registers the room, spawns its task and, in a computer room whose game is not over,
-//! the computer's bot.
+//! the computer's bot. The task's first step writes (or, restored, rewrites) the journal;
+//! [`open_journaled`] waits for it, so an HTTP answer never names a room a crash could forget.
 
 use aeroplane_protocol::error::CloseCode;
 use aeroplane_protocol::record::Mode;
 use aeroplane_protocol::snapshot::RoomPhase;
 use time::OffsetDateTime;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Instant, sleep_until};
 use tracing::Instrument;
 
@@ -27,10 +28,19 @@ use super::setup::{RoomContext, RoomSetup};
 use crate::metrics::RoomView;
 
 /// Opens a new room: builds it from `setup` (starting its game if every seat is set already)
-/// and launches it.
+/// and launches it. Its journal is written at once by its task.
 pub fn open(setup: RoomSetup, context: RoomContext) -> RoomHandle {
     let room = build(setup, OffsetDateTime::now_utc(), None, context);
-    launch(room, false)
+    launch(room, false).0
+}
+
+/// Opens a new room like [`open`] and waits until its journal is written.
+pub async fn open_journaled(setup: RoomSetup, context: RoomContext) -> RoomHandle {
+    let room = build(setup, OffsetDateTime::now_utc(), None, context);
+    let (handle, journaled) = launch(room, false);
+    // The room's task always answers unless it panicked; the room is open either way.
+    let _ = journaled.await;
+    handle
 }
 
 /// A room's state from its setup, with the game started if every seat is set already. The
@@ -59,6 +69,8 @@ pub(super) fn build(
         social: Social::default(),
         journal,
         retire_at: None,
+        pending: Vec::new(),
+        finishing: false,
         context,
     };
     for seat in setup.seats {
@@ -73,10 +85,11 @@ pub(super) fn build(
     room
 }
 
-/// Starts a built room: its inbox, its place in the registry, its task and its bot. A
-/// `restored` room counts as an open room again, but not as a game started nor as actions
-/// played: the run that journaled it counted those already.
-pub(super) fn launch(mut room: Room, restored: bool) -> RoomHandle {
+/// Starts a built room: its inbox, its place in the registry, its task and its bot; answers
+/// the handle and a receiver told once the task has written the journal. A `restored` room
+/// counts as an open room again, but not as a game started nor as actions played: the run that
+/// journaled it counted those already.
+pub(super) fn launch(room: Room, restored: bool) -> (RoomHandle, oneshot::Receiver<()>) {
     let context = room.context.clone();
     let (inbox, commands) = mpsc::channel(context.config.room_inbox.max(1));
     let handle = RoomHandle { id: room.id, inbox };
@@ -85,8 +98,6 @@ pub(super) fn launch(mut room: Room, restored: bool) -> RoomHandle {
         .insert(handle.clone(), room.phase() == RoomPhase::Waiting);
     if restored {
         crate::metrics::room_restored(room.mode, room.view());
-    } else {
-        room.account(RoomView::default());
     }
     let bot = room.assist.computer().and_then(|computer| {
         let seat = room.seats.get(computer.colour)?;
@@ -96,54 +107,80 @@ pub(super) fn launch(mut room: Room, restored: bool) -> RoomHandle {
     });
     let over = room.timeline.game().is_over();
     let span = tracing::info_span!(parent: None, "room", room_id = %room.id);
-    tokio::spawn(room.run(commands).instrument(span));
+    let (journaled, written) = oneshot::channel();
+    tokio::spawn(room.run(commands, restored, journaled).instrument(span));
     if let Some(bot) = bot.filter(|_| !over) {
         bot.spawn(&handle);
     }
-    handle
+    (handle, written)
+}
+
+/// What the loop does after a command or a timer.
+enum Step {
+    /// Goes on.
+    Go,
+    /// Closes the room (retired, or nobody can reach it any more).
+    Close,
+    /// Stops for a shutdown, keeping the journal.
+    Stop,
 }
 
 impl Room {
-    async fn run(mut self, mut inbox: mpsc::Receiver<RoomCommand>) {
+    async fn run(
+        mut self,
+        mut inbox: mpsc::Receiver<RoomCommand>,
+        restored: bool,
+        journaled: oneshot::Sender<()>,
+    ) {
         tracing::info!(mode = self.mode.as_str(), "room opened");
+        self.flush().await;
+        let _ = journaled.send(());
+        if !restored {
+            self.account(RoomView::default());
+        }
         let mut stopping = self.context.lifecycle.stopping();
-        let mut shutting_down = false;
-        loop {
+        let shutting_down = loop {
             let wake = self.next_wake();
             let before = self.view();
-            tokio::select! {
+            let step = tokio::select! {
                 command = inbox.recv() => match command {
-                    Some(command) => self.command(command),
-                    None => break,
+                    Some(command) => {
+                        self.command(command);
+                        Step::Go
+                    }
+                    None => Step::Close,
                 },
                 () = sleep_until(wake.unwrap_or_else(Instant::now)), if wake.is_some() => {
                     let now = Instant::now();
                     self.expire_seats(now);
                     self.expire_clock(now);
                     if self.retire_at.is_some_and(|at| at <= now) {
-                        self.account(before);
-                        break;
+                        Step::Close
+                    } else {
+                        Step::Go
                     }
                 }
-                _ = stopping.wait_for(|stop| *stop) => {
-                    // The server is shutting down: the journal keeps the game for the restart.
-                    shutting_down = true;
-                    self.account(before);
-                    break;
-                }
-            }
+                // The server is shutting down: the journal keeps the game for the restart.
+                _ = stopping.wait_for(|stop| *stop) => Step::Stop,
+            };
+            self.flush().await;
             self.account(before);
-        }
-        self.close(shutting_down);
+            match step {
+                Step::Go => {}
+                Step::Close => break false,
+                Step::Stop => break true,
+            }
+        };
+        self.close(shutting_down).await;
     }
 
     /// Leaves the registry, deletes the journal of a room closing unplayed (a finished game's
     /// goes once its record is in the outbox; a shutdown keeps every journal for the restart)
     /// and closes every connection.
-    fn close(mut self, shutting_down: bool) {
+    async fn close(mut self, shutting_down: bool) {
         self.context.registry.remove(self.id);
         if !shutting_down && self.phase() == RoomPhase::Waiting {
-            self.journal.delete();
+            self.journal.delete().await;
         }
         let code = if shutting_down {
             CloseCode::ShuttingDown

@@ -153,13 +153,47 @@ impl FileJournals {
 }
 
 impl JournalStore for FileJournals {
-    fn create(&self, id: Uuid, entries: &[Line]) -> io::Result<Box<dyn RoomJournal>> {
+    fn create<'a>(
+        &'a self,
+        id: Uuid,
+        entries: &'a [Line],
+    ) -> BoxFuture<'a, io::Result<Box<dyn RoomJournal>>> {
         let mut journal = self.journal(self.dir.join(format!("{id}.jsonl")));
-        journal.rewrite(entries)?;
-        Ok(Box::new(journal))
+        let created = journal
+            .replace(entries)
+            .map(|()| Box::new(journal) as Box<dyn RoomJournal>);
+        std::future::ready(created).boxed()
     }
 
-    fn load_all(&self) -> Vec<Loaded> {
+    fn load_all(&self) -> BoxFuture<'_, Vec<Loaded>> {
+        std::future::ready(self.load_now()).boxed()
+    }
+
+    fn sync(&self, all: bool) -> BoxFuture<'_, ()> {
+        async move {
+            if !self.dirty.swap(false, Ordering::AcqRel) && !all {
+                return;
+            }
+            let handles = match self.sync_handles() {
+                Ok(handles) => handles,
+                Err(error) => {
+                    tracing::error!(%error, "cannot open the journals to sync them");
+                    return;
+                }
+            };
+            let synced =
+                tokio::task::spawn_blocking(move || handles.iter().try_for_each(force_to_disk));
+            if let Ok(Err(error)) = synced.await {
+                tracing::error!(%error, "cannot sync the journals");
+            }
+        }
+        .boxed()
+    }
+}
+
+impl FileJournals {
+    /// Reads every journal file of the directory.
+    fn load_now(&self) -> Vec<Loaded> {
         let entries = match fs::read_dir(&self.dir) {
             Ok(entries) => entries,
             Err(error) => {
@@ -186,27 +220,6 @@ impl JournalStore for FileJournals {
             });
         }
         loaded
-    }
-
-    fn sync(&self, all: bool) -> BoxFuture<'_, ()> {
-        async move {
-            if !self.dirty.swap(false, Ordering::AcqRel) && !all {
-                return;
-            }
-            let handles = match self.sync_handles() {
-                Ok(handles) => handles,
-                Err(error) => {
-                    tracing::error!(%error, "cannot open the journals to sync them");
-                    return;
-                }
-            };
-            let synced =
-                tokio::task::spawn_blocking(move || handles.iter().try_for_each(force_to_disk));
-            if let Ok(Err(error)) = synced.await {
-                tracing::error!(%error, "cannot sync the journals");
-            }
-        }
-        .boxed()
     }
 }
 
@@ -249,16 +262,9 @@ impl FileJournal {
             self.handles.give_back();
         }
     }
-}
 
-impl Drop for FileJournal {
-    fn drop(&mut self) {
-        self.close();
-    }
-}
-
-impl RoomJournal for FileJournal {
-    fn append(&mut self, entries: &[Line]) -> io::Result<()> {
+    /// Appends entries, through the held file or one opened for this write.
+    fn add(&mut self, entries: &[Line]) -> io::Result<()> {
         let text = text_of(entries);
         if self.file.is_none() && self.handles.take() {
             match OpenOptions::new().append(true).open(&self.path) {
@@ -280,7 +286,8 @@ impl RoomJournal for FileJournal {
         Ok(())
     }
 
-    fn rewrite(&mut self, entries: &[Line]) -> io::Result<()> {
+    /// Replaces the file with one holding `entries`: a temporary file renamed over it.
+    fn replace(&mut self, entries: &[Line]) -> io::Result<()> {
         // The open file is the one about to be replaced.
         self.close();
         let name = self.path.file_name().unwrap_or_default().to_string_lossy();
@@ -292,18 +299,36 @@ impl RoomJournal for FileJournal {
         self.dirty.store(true, Ordering::Release);
         Ok(())
     }
+}
 
-    fn delete(mut self: Box<Self>) -> io::Result<()> {
+impl Drop for FileJournal {
+    fn drop(&mut self) {
         self.close();
-        match fs::remove_file(&self.path) {
-            Err(error) if error.kind() != io::ErrorKind::NotFound => Err(error),
-            _ => Ok(()),
-        }
+    }
+}
+
+impl RoomJournal for FileJournal {
+    fn append<'a>(&'a mut self, entries: &'a [Line]) -> BoxFuture<'a, io::Result<()>> {
+        std::future::ready(self.add(entries)).boxed()
     }
 
-    fn set_aside(mut self: Box<Self>) -> io::Result<()> {
+    fn rewrite<'a>(&'a mut self, entries: &'a [Line]) -> BoxFuture<'a, io::Result<()>> {
+        std::future::ready(self.replace(entries)).boxed()
+    }
+
+    fn delete(mut self: Box<Self>) -> BoxFuture<'static, io::Result<()>> {
         self.close();
-        fs::rename(&self.path, self.path.with_extension("jsonl.broken"))
+        let deleted = match fs::remove_file(&self.path) {
+            Err(error) if error.kind() != io::ErrorKind::NotFound => Err(error),
+            _ => Ok(()),
+        };
+        std::future::ready(deleted).boxed()
+    }
+
+    fn set_aside(mut self: Box<Self>) -> BoxFuture<'static, io::Result<()>> {
+        self.close();
+        let renamed = fs::rename(&self.path, self.path.with_extension("jsonl.broken"));
+        std::future::ready(renamed).boxed()
     }
 }
 
@@ -346,42 +371,43 @@ mod tests {
         })
     }
 
-    #[test]
-    fn at_most_the_allowed_number_of_journals_hold_their_file_open() {
+    #[tokio::test]
+    async fn at_most_the_allowed_number_of_journals_hold_their_file_open() {
         let dir = tempfile::tempdir().unwrap();
         let store = FileJournals::open(dir.path().join("rooms"), 2).unwrap();
-        let mut journals: Vec<_> = (0..3)
-            .map(|_| store.create(Uuid::new_v4(), &[action(1)]).unwrap())
-            .collect();
+        let mut journals = Vec::new();
+        for _ in 0..3 {
+            journals.push(store.create(Uuid::new_v4(), &[action(1)]).await.unwrap());
+        }
         // A new or rewritten journal holds nothing open; appending takes a place while any is left.
         assert_eq!(store.open_files(), 0);
         for journal in &mut journals {
-            journal.append(&[action(2)]).unwrap();
+            journal.append(&[action(2)]).await.unwrap();
         }
         assert_eq!(store.open_files(), 2);
         // The third appends all the same, opening and closing its file.
-        journals[2].append(&[action(3)]).unwrap();
-        journals.remove(0).delete().unwrap();
+        journals[2].append(&[action(3)]).await.unwrap();
+        journals.remove(0).delete().await.unwrap();
         assert_eq!(store.open_files(), 1);
         // A rewrite replaces the file: the open one is given back.
-        journals[0].rewrite(&[action(9)]).unwrap();
+        journals[0].rewrite(&[action(9)]).await.unwrap();
         assert_eq!(store.open_files(), 0);
-        journals[0].append(&[action(10)]).unwrap();
+        journals[0].append(&[action(10)]).await.unwrap();
         assert_eq!(store.open_files(), 1);
         drop(journals);
         assert_eq!(store.open_files(), 0);
     }
 
-    #[test]
-    fn appends_after_a_rewrite_go_to_the_new_file() {
+    #[tokio::test]
+    async fn appends_after_a_rewrite_go_to_the_new_file() {
         let dir = tempfile::tempdir().unwrap();
         let store = FileJournals::open(dir.path().join("rooms"), 8).unwrap();
         let id = Uuid::new_v4();
-        let mut journal = store.create(id, &[action(1)]).unwrap();
-        journal.append(&[action(2)]).unwrap();
-        journal.rewrite(&[action(5)]).unwrap();
-        journal.append(&[action(6)]).unwrap();
-        let loaded = store.load_all();
+        let mut journal = store.create(id, &[action(1)]).await.unwrap();
+        journal.append(&[action(2)]).await.unwrap();
+        journal.rewrite(&[action(5)]).await.unwrap();
+        journal.append(&[action(6)]).await.unwrap();
+        let loaded = store.load_all().await;
         let entries = loaded[0].entries.as_ref().unwrap();
         assert_eq!(entries, &vec![action(5), action(6)]);
     }

@@ -1,4 +1,9 @@
 //! The journal's interface: a store of journals, and one room's journal.
+//!
+//! Every operation is asynchronous, so that a store on a message broker can wait for the
+//! broker's acknowledgement of an append before the room sends the events it holds (the file
+//! store's writes are `write(2)`s that finish at once). The room awaits its journal at one place,
+//! after each command and before the command's events go out (`room/core.rs`, `Room::flush`).
 
 use std::fmt::Debug;
 use std::io;
@@ -12,10 +17,14 @@ use super::format::Line;
 pub trait JournalStore: Send + Sync + Debug {
     /// Starts the journal of room `id` with `entries`, replacing any journal of that id as one
     /// step (a reader never sees half of it).
-    fn create(&self, id: Uuid, entries: &[Line]) -> io::Result<Box<dyn RoomJournal>>;
+    fn create<'a>(
+        &'a self,
+        id: Uuid,
+        entries: &'a [Line],
+    ) -> BoxFuture<'a, io::Result<Box<dyn RoomJournal>>>;
 
     /// Every journal a previous run left, read up to its first unreadable entry (a torn write).
-    fn load_all(&self) -> Vec<Loaded>;
+    fn load_all(&self) -> BoxFuture<'_, Vec<Loaded>>;
 
     /// Forces what was written since the last sync to durable storage (`all`: everything).
     fn sync(&self, all: bool) -> BoxFuture<'_, ()>;
@@ -25,17 +34,17 @@ pub trait JournalStore: Send + Sync + Debug {
 /// the game's record in the outbox).
 pub trait RoomJournal: Send + Debug {
     /// Adds entries at the end.
-    fn append(&mut self, entries: &[Line]) -> io::Result<()>;
+    fn append<'a>(&'a mut self, entries: &'a [Line]) -> BoxFuture<'a, io::Result<()>>;
 
     /// Replaces every entry with `entries`, as one step.
-    fn rewrite(&mut self, entries: &[Line]) -> io::Result<()>;
+    fn rewrite<'a>(&'a mut self, entries: &'a [Line]) -> BoxFuture<'a, io::Result<()>>;
 
     /// Deletes the journal (its game is in the outbox, or it closed unplayed).
-    fn delete(self: Box<Self>) -> io::Result<()>;
+    fn delete(self: Box<Self>) -> BoxFuture<'static, io::Result<()>>;
 
     /// Keeps the journal out of the way of every later start (it cannot be restored), where an
     /// operator can still read it.
-    fn set_aside(self: Box<Self>) -> io::Result<()>;
+    fn set_aside(self: Box<Self>) -> BoxFuture<'static, io::Result<()>>;
 }
 
 /// A journal found at start.

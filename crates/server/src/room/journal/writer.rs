@@ -126,18 +126,18 @@ impl Writer {
     /// when a waiting room's `setup` changed (a seat taken, the game started) or after a
     /// restore, and otherwise appends what the room gained. Failures are logged and counted;
     /// the game goes on without its journal.
-    pub(in crate::room) fn update(
+    pub(in crate::room) async fn update(
         &mut self,
         state: &JournalState<'_>,
         setup: impl FnOnce() -> Setup,
     ) {
-        if let Err(error) = self.try_update(state, setup) {
+        if let Err(error) = self.try_update(state, setup).await {
             crate::telemetry::journal_write_failed();
             tracing::error!(%error, "cannot write the room's journal; a restart would lose it");
         }
     }
 
-    fn try_update(
+    async fn try_update(
         &mut self,
         state: &JournalState<'_>,
         setup: impl FnOnce() -> Setup,
@@ -148,19 +148,19 @@ impl Writer {
         let may_rewrite =
             self.journal.is_none() || self.rewrite_pending || self.waiting_setup.is_some();
         if !may_rewrite {
-            return self.append(state);
+            return self.append(state).await;
         }
         let setup = setup();
         let same = self.journal.is_some() && self.waiting_setup.as_ref() == Some(&setup);
         if same && !self.rewrite_pending {
-            return self.append(state);
+            return self.append(state).await;
         }
         let (gained, written) = Written::default().entries_for(state);
         let mut entries = vec![Line::Setup(Box::new(setup.clone()))];
         entries.extend(gained);
         match &mut self.journal {
-            Some(journal) => journal.rewrite(&entries)?,
-            None => self.journal = Some(self.store.create(self.id, &entries)?),
+            Some(journal) => journal.rewrite(&entries).await?,
+            None => self.journal = Some(self.store.create(self.id, &entries).await?),
         }
         self.waiting_setup = setup.started_at.is_none().then_some(setup);
         self.rewrite_pending = false;
@@ -168,7 +168,7 @@ impl Writer {
         Ok(())
     }
 
-    fn append(&mut self, state: &JournalState<'_>) -> std::io::Result<()> {
+    async fn append(&mut self, state: &JournalState<'_>) -> std::io::Result<()> {
         let Some(journal) = &mut self.journal else {
             return Ok(());
         };
@@ -176,7 +176,7 @@ impl Writer {
         if entries.is_empty() {
             return Ok(());
         }
-        journal.append(&entries)?;
+        journal.append(&entries).await?;
         self.written = written;
         Ok(())
     }
@@ -188,9 +188,9 @@ impl Writer {
     }
 
     /// Deletes the journal (a room closing unplayed).
-    pub(in crate::room) fn delete(&mut self) {
+    pub(in crate::room) async fn delete(&mut self) {
         if let Some(journal) = self.journal.take()
-            && let Err(error) = journal.delete()
+            && let Err(error) = journal.delete().await
         {
             tracing::warn!(%error, room_id = %self.id, "cannot delete a journal");
         }
