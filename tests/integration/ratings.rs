@@ -347,3 +347,42 @@ async fn quick_match_prefers_the_closer_rating_among_several_waiting() {
     assert_eq!(second.room_id, fourth.room_id, "Low plays the next one");
     assert_ne!(second.room_id, first.room_id);
 }
+
+#[tokio::test]
+async fn a_game_restored_after_sigkill_keeps_its_players_and_is_rated_once() {
+    let data = tempfile::tempdir().unwrap();
+    let http = reqwest::Client::new();
+    let mut server = ServerProcess::start(data.path(), None, &[]);
+    let base = format!("http://{}", server.addr);
+    let ann = new_identity_at(&http, &base, "Ann").await;
+    let bob = new_identity_at(&http, &base, "Bob").await;
+    let (room, mut red, mut yellow) = seat(&http, server.addr, &ann, &bob).await;
+    let red_token = red.token.clone().expect("Red's token");
+    let yellow_token = yellow.token.clone().expect("Yellow's token");
+    crate::restart::play_some(&mut red, &mut yellow, 4).await;
+    let before = red.sync().await;
+    server.kill();
+
+    // The journal kept who sat where: the players come back with their tokens alone.
+    let server = ServerProcess::start(data.path(), None, &[]);
+    let base = format!("http://{}", server.addr);
+    let (mut red, mut yellow) =
+        crate::restart::rejoin(&server, room, &red_token, &yellow_token, &before).await;
+    finish(&mut red, &mut yellow, End::Resigns(Colour::Red)).await;
+    let record = crate::restart::record_from(&http, &server, room).await;
+    assert_eq!(record.players.red.player_id, Some(ann.id));
+    assert_eq!(record.players.yellow.player_id, Some(bob.id));
+    assert!(record.rated);
+    let profile: PlayerProfile = http
+        .get(format!("{base}/api/players/{}", bob.id))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (profile.rating.rating.round(), profile.games, profile.wins),
+        (1662.0, 1, 1)
+    );
+}

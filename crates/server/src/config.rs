@@ -161,9 +161,10 @@ pub struct Config {
     #[arg(long, env = "AEROPLANE_QUICK_MATCH_WAIT_MS", default_value_t = 30_000)]
     pub quick_match_wait_ms: u64,
 
-    /// The quick-match window, in ms: how long a request collects other requests before it is
-    /// paired with the one of the closest rating (at most half of `--quick-match-wait-ms`). A
-    /// request that finds someone who waited the window already is paired at once; 0 pairs
+    /// The quick-match window, in ms: how long an identified player's request collects other
+    /// requests before it is paired with the one of the closest rating (at most half of
+    /// `--quick-match-wait-ms`). A request that finds someone who waited the window already is
+    /// paired at once, and so is an anonymous request (it has no rating to match); 0 pairs
     /// every request with the first other one.
     #[arg(long, env = "AEROPLANE_QUICK_MATCH_WINDOW_MS", default_value_t = 1_000)]
     pub quick_match_window_ms: u64,

@@ -1,7 +1,8 @@
 //! The quick-match pool: players waiting for an opponent, paired by rating.
 //!
-//! A request waits in the pool for the matching window (`--quick-match-window-ms`) before it is
-//! *due*. A due waiter is paired with the waiter of the closest rating among all the others
+//! An identified player's request waits in the pool for the matching window
+//! (`--quick-match-window-ms`) before it is *due*; an anonymous one is due at once (it has no
+//! rating to match). The HTTP handler sets when each waiter is due. A due waiter is paired with the waiter of the closest rating among all the others
 //! (ties: the one waiting longest); one who is alone stays due, and the next request to arrive
 //! pairs it at once. So with a window of 0 the first two requests pair as soon as the second
 //! arrives, and with a longer window several players who arrive close together are each paired

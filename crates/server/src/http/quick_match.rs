@@ -3,8 +3,9 @@
 //! A request waits (long poll) until it is paired, or answers 409 `no_match` after the
 //! configured wait (not 408: browsers re-send a request answered 408 by themselves). A client
 //! cancels by closing its request: the waiter's answer channel closes and nobody is paired with
-//! it. Who is paired with whom is the pool's business (`crate::matchmaking`): a request collects
-//! others for the matching window, then takes the closest rating. A request with
+//! it. Who is paired with whom is the pool's business (`crate::matchmaking`): an identified
+//! player's request collects others for the matching window, then takes the closest rating; an
+//! anonymous one has no rating to match and is paired at once, as before. A request with
 //! `Authorization: Bearer <player id>.<secret>` waits with that player's rating and its seat is
 //! tied to the player, so a game between two identified players is rated. The matchmaker takes
 //! both seats on the players' behalf, so each answer carries a seat token; the players then join
@@ -67,19 +68,24 @@ async fn quick_match(
     let ticket = matchmaker.ticket();
     let (reply, mut answer) = oneshot::channel();
     let arrived = Instant::now();
+    // Only an identified player has a rating to match: an anonymous one is due at once.
+    let window = match player {
+        Some(_) => state.config.quick_match_window(),
+        None => std::time::Duration::ZERO,
+    };
+    let window_end = arrived + window;
     let me = Waiter {
         ticket,
         name,
         client_seed,
         player: player.map(|player| player.id),
         rating,
-        due: arrived + state.config.quick_match_window(),
+        due: window_end,
         reply,
     };
     if let Some(pair) = matchmaker.arrive(me, arrived) {
         open_room(&state, pair)?;
     }
-    let window_end = arrived + state.config.quick_match_window();
     tokio::select! {
         matched = &mut answer => return matched.map(Json).map_err(|_| dropped()),
         () = tokio::time::sleep_until(window_end) => {}
