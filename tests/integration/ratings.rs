@@ -386,3 +386,52 @@ async fn a_game_restored_after_sigkill_keeps_its_players_and_is_rated_once() {
         (1662.0, 1, 1)
     );
 }
+
+/// A rated game through a real server on `kind`'s store: both players rated, the game listed by
+/// player id, the leaderboard read from the database.
+async fn a_rated_game_is_kept_by_the_store(kind: crate::support::StoreKind) {
+    let Some(app) = crate::support::spawn_app_on(kind, |_| {}).await else {
+        return;
+    };
+    let ann = new_identity(&app, "Ann").await;
+    let bob = new_identity(&app, "Bob").await;
+    let record = play(&app, &ann, &bob, End::Draw).await;
+    assert!(record.rated);
+    let ann_profile = profile(&app, ann.id).await;
+    assert_eq!((ann_profile.games, ann_profile.draws), (1, 1));
+    let (ann_rating, _) = crates_own(Glicko2Rating::new(), Glicko2Rating::new(), End::Draw);
+    assert_close(&ann_profile, ann_rating);
+    let list: aeroplane_protocol::api::GameList = app
+        .http
+        .get(app.url(&format!("/api/games?player={}", bob.id)))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        list.games.iter().map(|game| game.id).collect::<Vec<_>>(),
+        [record.id]
+    );
+    let board: Leaderboard = app
+        .http
+        .get(app.url("/api/leaderboard"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(board.players.len(), 2);
+}
+
+#[tokio::test]
+async fn a_rated_game_is_kept_by_sqlite() {
+    a_rated_game_is_kept_by_the_store(crate::support::StoreKind::Sqlite).await;
+}
+
+#[tokio::test]
+async fn a_rated_game_is_kept_by_postgres() {
+    a_rated_game_is_kept_by_the_store(crate::support::StoreKind::Postgres).await;
+}
