@@ -209,6 +209,14 @@ async fn identities_hold_across_two_connections_and_a_reconnect() {
             .await,
     );
     assert_eq!(again.colour, Some(Colour::Red));
+    let seats = &again.snapshot.seats;
+    let tied = |seat: &Option<aeroplane_protocol::snapshot::SeatView>| {
+        seat.as_ref().and_then(|seat| seat.player_id)
+    };
+    assert_eq!(
+        (tied(&seats.red), tied(&seats.yellow)),
+        (Some(ann.id), Some(bob.id))
+    );
     assert!(red.closed().await.is_some(), "the first tab is replaced");
 
     // The game's record names both players.

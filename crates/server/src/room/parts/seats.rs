@@ -154,6 +154,7 @@ impl Seats {
                     .deadline
                     .filter(|_| live && seat.conn.is_none())
                     .map(|deadline| millis(deadline.saturating_duration_since(now))),
+                player_id: seat.player,
             })
         };
         SeatViews {
