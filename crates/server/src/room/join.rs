@@ -9,13 +9,13 @@ use aeroplane_protocol::record::Mode;
 use aeroplane_protocol::server::{PlayerConnected, PlayerDisconnected, ServerMessage, Welcome};
 use aeroplane_rules::Colour;
 use tokio::time::Instant;
+use uuid::Uuid;
 
 use super::core::Room;
 use super::handle::ConnId;
 use super::parts::seats::{Joined, millis};
 use super::registry::PlayerSeat;
 use crate::token::SeatToken;
-use uuid::Uuid;
 
 impl Room {
     /// Handles a `join` by `player` (an identified player, credentials checked; `None`:
