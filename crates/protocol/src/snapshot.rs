@@ -34,6 +34,10 @@ pub struct SeatView {
     /// ends `abandoned` (absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grace_ms: Option<u64>,
+    /// The identified player the seat is tied to (`GET /api/players/{id}`); absent for an
+    /// anonymous or computer seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player_id: Option<Uuid>,
 }
 
 /// Both seats; `null` for a seat nobody has taken.

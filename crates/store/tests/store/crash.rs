@@ -53,7 +53,7 @@ fn run_and_kill_child(dir: &std::path::Path) -> Vec<Uuid> {
         .unwrap();
     let mut submitted = Vec::new();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut report = |line: std::io::Result<String>, submitted: &mut Vec<Uuid>| {
+    let report = |line: std::io::Result<String>, submitted: &mut Vec<Uuid>| {
         if let Some(id) = line.unwrap().strip_prefix("SUBMITTED ") {
             submitted.push(id.parse().unwrap());
         }

@@ -60,6 +60,15 @@ async fn postgres_seeds_written_as_text_read_back_after_the_bytes_migration() {
         record.format, 1,
         "a row written before records carried a format"
     );
+    assert_eq!(
+        (
+            record.players.red.player_id,
+            record.players.yellow.player_id,
+            record.rated
+        ),
+        (None, None, false),
+        "a row written before players existed has anonymous seats and is unrated (0003)"
+    );
     store.close().await;
 }
 
@@ -94,5 +103,14 @@ async fn sqlite_seeds_written_as_text_read_back_after_the_bytes_migration() {
     assert_eq!(
         record.format, 1,
         "a row written before records carried a format"
+    );
+    assert_eq!(
+        (
+            record.players.red.player_id,
+            record.players.yellow.player_id,
+            record.rated
+        ),
+        (None, None, false),
+        "a row written before players existed has anonymous seats and is unrated (0003)"
     );
 }
