@@ -62,7 +62,8 @@ export function gameFromSide(summary, playerId, name = null) {
 /** A live room of the player (`/api/players/me/live`) in words: "Online game, you are Red, in play". */
 export function liveRoomText(room) {
   const mode = { online: 'Online game', computer: 'Game against the computer', local: 'Same-device game' }[room.mode] ?? 'Game';
-  const seat = room.colour ? `you are ${colourName(room.colour)}` : 'both colours';
+  // The player of a same-device room holds both seats (the server names Red's).
+  const seat = room.mode === 'local' || !room.colour ? 'both colours' : `you are ${colourName(room.colour)}`;
   const phase = room.phase === 'waiting' ? 'waiting for a second player' : room.phase === 'over' ? 'over' : 'in play';
   return `${mode}, ${seat}, ${phase}`;
 }

@@ -71,6 +71,6 @@ function gameItem(game, player) {
     h('a', { href: `#/game/${game.id}`, class: `game-link ${side.outcome ?? ''}`.trim(), 'data-testid': 'profile-game', 'data-game': game.id },
       h('span', { class: 'outcome' }, side.text),
       h('span', { class: 'game-meta' },
-        `${game.mode} game · ${game.moves ?? 0} moves`,
+        `${game.mode} game${game.rated ? ', rated' : ''} · ${game.moves ?? 0} moves`,
         ended ? h('span', {}, ' · ', h('time', { datetime: game.ended_at }, ended.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }))) : null)));
 }

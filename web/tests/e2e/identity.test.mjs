@@ -195,6 +195,7 @@ test('a finished online game shows on both profiles and opens its replay; the le
   await annTab.waitForURL(new RegExp(`#/game/${roomId}$`));
   await annTab.getByTestId('result').filter({ hasText: 'Red wins: Yellow resigned.' }).waitFor();
   await annTab.getByTestId('replay-position').filter({ hasText: 'Step 0 of' }).waitFor();
+  assert.equal(await annTab.getByTestId('replay-player-yellow').getAttribute('href'), `#/players/${bobId}`);
 
   // Bob's profile, seen by Bob on a phone: the same game, lost.
   await bob.goto(`/#/players/${bobId}`);

@@ -59,7 +59,7 @@ test('the computer is named as such', () => {
 test('a live room reads as its kind, the player\'s seat and its phase', () => {
   assert.equal(liveRoomText({ mode: 'online', colour: 'yellow', phase: 'playing' }), 'Online game, you are Yellow, in play');
   assert.equal(liveRoomText({ mode: 'online', colour: 'red', phase: 'waiting' }), 'Online game, you are Red, waiting for a second player');
-  assert.equal(liveRoomText({ mode: 'local', colour: null, phase: 'playing' }), 'Same-device game, both colours, in play');
+  assert.equal(liveRoomText({ mode: 'local', colour: 'red', phase: 'playing' }), 'Same-device game, both colours, in play');
 });
 
 test('a finished room\'s record is looked for by a player id when seats carry one, else by Red\'s name', () => {
