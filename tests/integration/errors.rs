@@ -195,6 +195,7 @@ async fn a_second_join_on_one_connection_is_refused() {
         colour: None,
         token: None,
         client_seed: None,
+        player: None,
     };
     let ServerMessage::Error(error) = red.join(join).await else {
         panic!("joined twice")

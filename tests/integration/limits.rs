@@ -213,6 +213,7 @@ async fn a_room_admits_its_spectators_and_refuses_more() {
         colour: None,
         token: None,
         client_seed: None,
+        player: None,
     };
     let ServerMessage::Error(error) = third.join(join.clone()).await else {
         panic!("a third spectator was admitted");

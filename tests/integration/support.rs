@@ -372,6 +372,7 @@ impl Client {
             colour: None,
             token: None,
             client_seed: None,
+            player: None,
         };
         welcome(self.join(join).await)
     }
@@ -465,6 +466,7 @@ pub(crate) fn player_join(
         colour,
         token,
         client_seed,
+        player: None,
     }
 }
 

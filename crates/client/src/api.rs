@@ -1,10 +1,13 @@
-//! The server's HTTP API: rooms (online and against the computer), quick match, stored games.
+//! The server's HTTP API: rooms (online and against the computer), quick match, stored games,
+//! players. An [`Api`] given an identity ([`Api::with_identity`]) sends it with every request as
+//! `Authorization: Bearer <player id>.<secret>`.
 
 use std::net::IpAddr;
 
 use aeroplane_bot::Level;
 use aeroplane_protocol::api::{
-    CreateRoom, GameList, QuickMatchRequest, QuickMatched, Replay, RoomCreated, RoomStatus,
+    CreatePlayer, CreateRoom, GameList, Leaderboard, LiveRooms, PlayerCreated, PlayerProfile,
+    QuickMatchRequest, QuickMatched, Replay, RoomCreated, RoomStatus,
 };
 use aeroplane_protocol::record::{GameRecord, Mode};
 use aeroplane_rules::Colour;
@@ -41,6 +44,8 @@ pub enum ApiError {
 pub struct Api {
     base: String,
     http: reqwest::Client,
+    /// `<player id>.<secret>`, sent as a bearer credential.
+    identity: Option<String>,
 }
 
 impl Api {
@@ -65,7 +70,43 @@ impl Api {
         Ok(Api {
             base: base.to_owned(),
             http,
+            identity: None,
         })
+    }
+
+    /// This handle, sending `credentials` (`<player id>.<secret>`) with every request.
+    pub fn with_identity(mut self, credentials: impl Into<String>) -> Api {
+        self.identity = Some(credentials.into());
+        self
+    }
+
+    /// Creates a guest identity (`POST /api/players`); `name` absent for a generated one.
+    pub async fn create_player(&self, name: Option<&str>) -> Result<PlayerCreated, ApiError> {
+        let request = CreatePlayer {
+            name: name.map(str::to_owned),
+        };
+        self.post_json("/api/players", &request).await
+    }
+
+    /// This handle's player's profile (`GET /api/players/me`).
+    pub async fn me(&self) -> Result<PlayerProfile, ApiError> {
+        self.get_json("/api/players/me").await
+    }
+
+    /// The open rooms where this handle's player holds a seat (`GET /api/players/me/live`).
+    pub async fn live(&self) -> Result<LiveRooms, ApiError> {
+        self.get_json("/api/players/me/live").await
+    }
+
+    /// A player's profile (`GET /api/players/{id}`).
+    pub async fn player(&self, id: Uuid) -> Result<PlayerProfile, ApiError> {
+        self.get_json(&format!("/api/players/{id}")).await
+    }
+
+    /// The rated players, highest first (`GET /api/leaderboard`).
+    pub async fn leaderboard(&self, limit: u32) -> Result<Leaderboard, ApiError> {
+        self.get_json(&format!("/api/leaderboard?limit={limit}"))
+            .await
     }
 
     /// The server's base URL, without a trailing slash.
@@ -122,7 +163,7 @@ impl Api {
     /// `result`, `limit` and `before`.
     pub async fn games(&self, query: &[(&str, String)]) -> Result<GameList, ApiError> {
         let url = format!("{}/api/games", self.base);
-        let request = self.http.get(&url).query(query);
+        let request = self.authorized(self.http.get(&url)).query(query);
         Self::answer(url, request).await
     }
 
@@ -133,7 +174,7 @@ impl Api {
 
     async fn get_json<T: serde::de::DeserializeOwned>(&self, path: &str) -> Result<T, ApiError> {
         let url = format!("{}{path}", self.base);
-        let request = self.http.get(&url);
+        let request = self.authorized(self.http.get(&url));
         Self::answer(url, request).await
     }
 
@@ -143,8 +184,15 @@ impl Api {
         body: &impl serde::Serialize,
     ) -> Result<T, ApiError> {
         let url = format!("{}{path}", self.base);
-        let request = self.http.post(&url).json(body);
+        let request = self.authorized(self.http.post(&url)).json(body);
         Self::answer(url, request).await
+    }
+
+    fn authorized(&self, request: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        match &self.identity {
+            Some(credentials) => request.bearer_auth(credentials),
+            None => request,
+        }
     }
 
     async fn answer<T: serde::de::DeserializeOwned>(

@@ -103,6 +103,8 @@ pub struct Client {
     messages: mpsc::UnboundedReceiver<Incoming>,
     next_id: u64,
     state: RoomState,
+    /// `<player id>.<secret>`, sent in every `join` of a seat.
+    player: Option<String>,
 }
 
 /// The room as the messages handed out so far describe it: the protocol's one follower of a
@@ -161,7 +163,14 @@ impl Client {
             messages,
             next_id: 1,
             state,
+            player: None,
         })
+    }
+
+    /// Joins seats from now on as this identified player (`<player id>.<secret>`, from
+    /// `POST /api/players`), so the seat is tied to the player; `None` joins anonymously.
+    pub fn set_player(&mut self, credentials: Option<String>) {
+        self.player = credentials;
     }
 
     /// Takes a seat: any free one, or `colour`. Returns the `welcome` (with the seat token).
@@ -178,6 +187,7 @@ impl Client {
             colour,
             token: None,
             client_seed: client_seed.map(str::to_owned),
+            player: self.player.clone(),
         })
         .await
     }
@@ -195,6 +205,7 @@ impl Client {
             colour: None,
             token: Some(token.to_owned()),
             client_seed: None,
+            player: self.player.clone(),
         })
         .await
     }
@@ -208,6 +219,7 @@ impl Client {
             colour: None,
             token: None,
             client_seed: None,
+            player: None,
         })
         .await
     }

@@ -64,6 +64,7 @@ fn genuine_record() -> GameRecord {
         name: name.into(),
         kind: PlayerKind::Human,
         level: None,
+        player_id: None,
     };
     GameRecord {
         format: aeroplane_protocol::record::RECORD_FORMAT,
@@ -77,6 +78,7 @@ fn genuine_record() -> GameRecord {
             red: player("Ann"),
             yellow: player("Bob"),
         },
+        rated: false,
         result: ResultRecord {
             winner: outcome.winner,
             reason: outcome.reason,

@@ -1,4 +1,4 @@
-//! The HTTP API's JSON bodies: rooms, quick match, finished games and errors.
+//! The HTTP API's JSON bodies: rooms, quick match, finished games, players and errors.
 
 use aeroplane_rules::{Colour, Game};
 use serde::{Deserialize, Serialize};
@@ -131,6 +131,9 @@ pub struct GameSummary {
     pub mode: Mode,
     /// Both seats.
     pub players: Players,
+    /// Whether the game counted for the players' ratings (absent when not).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
     /// How it ended.
     pub result: ResultRecord,
     /// When it started.
@@ -173,4 +176,115 @@ pub struct Replay {
     pub id: Uuid,
     /// The initial position, then one step per standing action.
     pub steps: Vec<ReplayStep>,
+}
+
+/// `POST /api/players`: a new guest identity.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreatePlayer {
+    /// The display name (a [`crate::name::PlayerName`]); a generated `Guest 1234` when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// The answer to `POST /api/players`: the identity and its secret, shown this once.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct PlayerCreated {
+    /// The player id.
+    pub id: Uuid,
+    /// The secret (43 characters of unpadded base64url, 32 random bytes). Present it as
+    /// `Authorization: Bearer <id>.<secret>` or as `join`'s `player`. The server keeps only its
+    /// SHA-256 hash: a lost secret cannot be recovered.
+    pub secret: String,
+    /// The display name.
+    pub name: String,
+}
+
+/// `PATCH /api/players/me`: a new display name.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RenamePlayer {
+    /// The new display name; it must parse as a [`crate::name::PlayerName`].
+    pub name: String,
+}
+
+/// A player's Glicko-2 rating, as of now (the deviation grows with inactivity).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct RatingView {
+    /// The rating, 1500 to start.
+    pub rating: f64,
+    /// The rating deviation, 350 to start.
+    pub deviation: f64,
+    /// Whether the rating is provisional (shown with a `?`): the deviation is above 110.
+    pub provisional: bool,
+}
+
+/// `GET /api/players/{id}` and `GET /api/players/me`: a player's profile.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct PlayerProfile {
+    /// The player id.
+    pub id: Uuid,
+    /// The display name.
+    pub name: String,
+    /// The rating.
+    pub rating: RatingView,
+    /// Finished games stored with this player in a seat (every mode).
+    pub games: u64,
+    /// Of those, the games the player won.
+    pub wins: u64,
+    /// Of those, the games the player lost.
+    pub losses: u64,
+    /// Of those, the drawn games.
+    pub draws: u64,
+}
+
+/// One open room where a player holds a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct LiveRoom {
+    /// The room id.
+    pub room_id: Uuid,
+    /// The path of the room's WebSocket endpoint.
+    pub ws_path: String,
+    /// The player's colour (Red's seat for the player of a local room, who holds both).
+    #[schema(value_type = crate::openapi::ColourName)]
+    pub colour: Colour,
+    /// The seat token: send it in `join` to take the seat (again).
+    pub token: String,
+    /// The kind of room.
+    pub mode: Mode,
+    /// Waiting, playing or over.
+    pub phase: RoomPhase,
+}
+
+/// `GET /api/players/me/live`: the open rooms where the player holds a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct LiveRooms {
+    /// The rooms, oldest seat first.
+    pub rooms: Vec<LiveRoom>,
+}
+
+/// One row of the leaderboard.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct LeaderboardEntry {
+    /// 1 for the highest rating.
+    pub rank: u32,
+    /// The player id.
+    pub id: Uuid,
+    /// The display name.
+    pub name: String,
+    /// The rating.
+    pub rating: f64,
+    /// The rating deviation, as of now.
+    pub deviation: f64,
+    /// Whether the rating is provisional (deviation above 110).
+    pub provisional: bool,
+    /// Rated games played.
+    pub games: u64,
+}
+
+/// `GET /api/leaderboard`: the rated players, highest rating first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Leaderboard {
+    /// The players with at least one rated game, by rating.
+    pub players: Vec<LeaderboardEntry>,
 }

@@ -139,6 +139,10 @@ pub struct Join {
     /// The player's dice seed (at most 64 UTF-8 bytes; empty when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client_seed: Option<String>,
+    /// The player's credentials, `<player id>.<secret>` (from `POST /api/players`): the seat
+    /// taken or reclaimed is tied to that player. Absent: an anonymous seat, as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
 }
 
 /// A game action with no argument: `roll`, `resign`, `undo` and the draw actions.
@@ -364,6 +368,7 @@ mod tests {
                 colour: Some(Colour::Yellow),
                 token: None,
                 client_seed: Some("lucky".into()),
+                player: None,
             }),
         ];
         for message in messages {

@@ -86,13 +86,18 @@ pub enum ErrorCode {
     NotOver,
     /// A `say` or `rematch` in a computer or local room (they are for two people online).
     OnlineOnly,
+    /// The player credentials (`Authorization: Bearer <id>.<secret>`, or `join`'s `player`)
+    /// are malformed or name no player with that secret (HTTP 401).
+    BadIdentity,
+    /// No player has this id (HTTP 404).
+    PlayerNotFound,
     /// The rules refused the action (e.g. `not_your_turn`, `illegal_plane`).
     Rule(RuleError),
 }
 
 impl ErrorCode {
     /// Every protocol code that is not a rules code, for documentation and tests.
-    pub const PROTOCOL: [ErrorCode; 36] = [
+    pub const PROTOCOL: [ErrorCode; 38] = [
         ErrorCode::Malformed,
         ErrorCode::UnknownType,
         ErrorCode::BadField,
@@ -129,6 +134,8 @@ impl ErrorCode {
         ErrorCode::StoreUnavailable,
         ErrorCode::NotOver,
         ErrorCode::OnlineOnly,
+        ErrorCode::BadIdentity,
+        ErrorCode::PlayerNotFound,
     ];
 
     /// The stable code, e.g. `stale` or `not_your_turn`.
@@ -170,6 +177,8 @@ impl ErrorCode {
             ErrorCode::StoreUnavailable => "store_unavailable",
             ErrorCode::NotOver => "not_over",
             ErrorCode::OnlineOnly => "online_only",
+            ErrorCode::BadIdentity => "bad_identity",
+            ErrorCode::PlayerNotFound => "player_not_found",
             ErrorCode::Rule(error) => error.code(),
         }
     }

@@ -56,6 +56,10 @@ pub struct PlayerRecord {
     /// The bot's level (`easy`, `normal`, `hard`, `random`) for a computer seat.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<String>,
+    /// The identified player (`POST /api/players`) who held the seat; absent for an anonymous
+    /// or computer seat, and in records written before identities existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player_id: Option<Uuid>,
 }
 
 /// Both seats of a game.
@@ -153,6 +157,11 @@ pub struct GameRecord {
     pub ended_at: OffsetDateTime,
     /// Both seats.
     pub players: Players,
+    /// Whether the game counts for the players' ratings: an online game between two different
+    /// identified players that ended with a result. Absent (false) otherwise, and in records
+    /// written before ratings existed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
     /// How it ended.
     pub result: ResultRecord,
     /// Rolls made (undone ones included: each consumed a die value).

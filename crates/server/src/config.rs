@@ -161,6 +161,13 @@ pub struct Config {
     #[arg(long, env = "AEROPLANE_QUICK_MATCH_WAIT_MS", default_value_t = 30_000)]
     pub quick_match_wait_ms: u64,
 
+    /// The quick-match window, in ms: how long a request collects other requests before it is
+    /// paired with the one of the closest rating (at most half of `--quick-match-wait-ms`). A
+    /// request that finds someone who waited the window already is paired at once; 0 pairs
+    /// every request with the first other one.
+    #[arg(long, env = "AEROPLANE_QUICK_MATCH_WINDOW_MS", default_value_t = 1_000)]
+    pub quick_match_window_ms: u64,
+
     /// Messages a room's inbox holds before senders wait.
     #[arg(long, env = "AEROPLANE_ROOM_INBOX", default_value_t = 128)]
     pub room_inbox: usize,
@@ -314,6 +321,12 @@ impl Config {
     /// How long a quick-match request waits.
     pub fn quick_match_wait(&self) -> Duration {
         Duration::from_millis(self.quick_match_wait_ms)
+    }
+
+    /// How long a quick-match request collects others before it is paired: the window, at
+    /// most half the wait.
+    pub fn quick_match_window(&self) -> Duration {
+        Duration::from_millis(self.quick_match_window_ms.min(self.quick_match_wait_ms / 2))
     }
 
     /// The computer's pause before each of its actions.

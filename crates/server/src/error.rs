@@ -62,6 +62,9 @@ pub enum HttpError {
     /// A `POST` body that is not JSON (415).
     #[error("the request body must be `Content-Type: application/json`")]
     NotJson,
+    /// Missing, malformed or unknown player credentials (401 `bad_identity`).
+    #[error("{0}")]
+    BadIdentity(crate::identity::IdentityError),
     /// The database does not answer (503 `store_unavailable`).
     #[error("finished games cannot be read right now; play goes on, try again later")]
     StoreUnavailable,
@@ -143,6 +146,11 @@ impl IntoResponse for HttpError {
                 ErrorCode::UnsupportedMediaType,
                 self.to_string(),
             ),
+            HttpError::BadIdentity(_) => (
+                StatusCode::UNAUTHORIZED,
+                ErrorCode::BadIdentity,
+                self.to_string(),
+            ),
             HttpError::StoreUnavailable => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 ErrorCode::StoreUnavailable,
@@ -183,6 +191,14 @@ impl HttpError {
         HttpError::NotFound {
             code: ErrorCode::RoomNotFound,
             message: format!("no open room {id}"),
+        }
+    }
+
+    /// A 404 for a player id that is not stored.
+    pub fn player_not_found(id: uuid::Uuid) -> HttpError {
+        HttpError::NotFound {
+            code: ErrorCode::PlayerNotFound,
+            message: format!("no player {id}"),
         }
     }
 

@@ -14,6 +14,7 @@ pub mod app;
 pub mod config;
 pub mod error;
 pub mod http;
+pub mod identity;
 pub mod lifecycle;
 pub mod limits;
 pub mod logging;

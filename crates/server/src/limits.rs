@@ -292,6 +292,18 @@ impl Limits {
             _ => Ok(()),
         }
     }
+
+    /// Admits the creation of a player (`POST /api/players`), counted against the client's
+    /// per-minute room creations (`--rooms-per-address-per-minute`): one who makes identities
+    /// in bulk is slowed like one who opens rooms in bulk.
+    pub fn admit_player(&self, address: Option<IpAddr>) -> Result<(), RoomRefused> {
+        match address {
+            Some(address) if !self.room_creations.try_create(address) => {
+                Err(RoomRefused::PerAddress)
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -41,9 +41,11 @@
 
 mod memory;
 mod outbox;
+mod players;
 mod postgres;
 pub mod private;
 mod query;
+pub mod rating;
 mod row;
 mod sqlite;
 #[cfg(feature = "testing")]
@@ -58,6 +60,7 @@ use uuid::Uuid;
 
 pub use memory::MemoryStore;
 pub use outbox::{Outbox, OutboxError, OutboxHandle, OutboxOptions, REJECTED_METRIC};
+pub use players::{NewPlayer, StoredPlayer};
 pub use postgres::PostgresStore;
 pub use private::{DataDirError, prepare_data_dir};
 pub use query::{Cursor, DEFAULT_LIMIT, MAX_LIMIT};
@@ -106,6 +109,8 @@ pub enum Saved {
 pub struct GameQuery {
     /// Only games in which a player of exactly this name sat, in either seat.
     pub player: Option<String>,
+    /// Only games in which the identified player with this id sat, in either seat.
+    pub player_id: Option<Uuid>,
     /// Only games with this result: `red`, `yellow` (the winner) or `draw`.
     pub result: Option<String>,
     /// At most this many games, `1..=`[`MAX_LIMIT`]; `0` means [`DEFAULT_LIMIT`]. The store
@@ -116,7 +121,17 @@ pub struct GameQuery {
     pub before: Option<String>,
 }
 
-/// Keeps finished games. Saving is idempotent: the game id is the key.
+/// The most players a leaderboard query may ask for.
+pub const MAX_LEADERBOARD: u32 = 200;
+
+/// Keeps finished games and the players who played them. Saving is idempotent: the game id is
+/// the key.
+///
+/// Saving a game also updates its identified players (`players.*.player_id`), in the same
+/// transaction as the insert and only when the insert inserted: each counts one more game (and
+/// its result), and a `rated` game between two different players updates both ratings
+/// ([`rating::rate_game`]). A record handed over twice (a replayed outbox) changes nothing the
+/// second time. A seat naming a player the store does not know changes nothing for it.
 pub trait GameStore: Send + Sync + 'static {
     /// Stores `record` unless a record with its id is already stored.
     fn save<'a>(&'a self, record: &'a GameRecord) -> BoxFuture<'a, Result<Saved, StoreError>>;
@@ -148,6 +163,24 @@ pub trait GameStore: Send + Sync + 'static {
 
     /// Answers `Ok` when the store can serve requests now (the readiness check).
     fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>>;
+
+    /// Stores a new player (rating 1500, no games). An id already stored is
+    /// [`StoreError::Rejected`].
+    fn create_player<'a>(&'a self, player: &'a NewPlayer) -> BoxFuture<'a, Result<(), StoreError>>;
+
+    /// The player with this id, if stored.
+    fn player(&self, id: Uuid) -> BoxFuture<'_, Result<Option<StoredPlayer>, StoreError>>;
+
+    /// Gives a player a new display name; false when no player has this id.
+    fn rename_player<'a>(
+        &'a self,
+        id: Uuid,
+        name: &'a str,
+    ) -> BoxFuture<'a, Result<bool, StoreError>>;
+
+    /// The players with at least one rated game, highest rating first (then by id), at most
+    /// `limit` (`1..=`[`MAX_LEADERBOARD`], else [`StoreError::BadQuery`]).
+    fn leaderboard(&self, limit: u32) -> BoxFuture<'_, Result<Vec<StoredPlayer>, StoreError>>;
 }
 
 /// Opens the store that `database_url` names (see the [crate docs](crate)): PostgreSQL for a

@@ -11,13 +11,17 @@ use aeroplane_protocol::record::GameRecord;
 use futures_util::future::{BoxFuture, FutureExt};
 use uuid::Uuid;
 
-use crate::query::stored_time;
-use crate::{Cursor, GameQuery, GameStore, Saved, StoreError};
+use crate::players::{changes, rated_pair};
+use crate::query::{leaderboard_limit, stored_time};
+use crate::rating::{Rating, Standing};
+use crate::{Cursor, GameQuery, GameStore, NewPlayer, Saved, StoreError, StoredPlayer};
 
-/// Records in a map, lost when the process ends.
+/// Records and players in maps, lost when the process ends.
 #[derive(Debug, Default)]
 pub struct MemoryStore {
     records: Mutex<HashMap<Uuid, GameRecord>>,
+    /// Locked after `records` whenever both are held.
+    players: Mutex<HashMap<Uuid, StoredPlayer>>,
 }
 
 impl MemoryStore {
@@ -47,7 +51,9 @@ impl GameStore for MemoryStore {
         let saved = match records.entry(record.id) {
             Entry::Occupied(_) => Saved::AlreadyStored,
             Entry::Vacant(vacant) => {
-                vacant.insert(stored_form(record));
+                let stored = vacant.insert(stored_form(record));
+                let mut players = self.players.lock().expect("store lock poisoned");
+                update_players(&mut players, stored);
                 Saved::Inserted
             }
         };
@@ -84,6 +90,107 @@ impl GameStore for MemoryStore {
 
     fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>> {
         futures_util::future::ready(Ok(())).boxed()
+    }
+
+    fn create_player<'a>(&'a self, player: &'a NewPlayer) -> BoxFuture<'a, Result<(), StoreError>> {
+        let mut players = self.players.lock().expect("store lock poisoned");
+        let created = match players.entry(player.id) {
+            Entry::Occupied(_) => Err(StoreError::Rejected(format!(
+                "player {} exists already",
+                player.id
+            ))),
+            Entry::Vacant(vacant) => {
+                vacant.insert(StoredPlayer {
+                    id: player.id,
+                    name: player.name.clone(),
+                    secret_hash: player.secret_hash,
+                    created_at: stored_time(player.created_at),
+                    standing: Standing {
+                        rating: Rating::START,
+                        rated_at: None,
+                    },
+                    rated_games: 0,
+                    games: 0,
+                    wins: 0,
+                    losses: 0,
+                    draws: 0,
+                });
+                Ok(())
+            }
+        };
+        futures_util::future::ready(created).boxed()
+    }
+
+    fn player(&self, id: Uuid) -> BoxFuture<'_, Result<Option<StoredPlayer>, StoreError>> {
+        let player = self
+            .players
+            .lock()
+            .expect("store lock poisoned")
+            .get(&id)
+            .cloned();
+        futures_util::future::ready(Ok(player)).boxed()
+    }
+
+    fn rename_player<'a>(
+        &'a self,
+        id: Uuid,
+        name: &'a str,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        let mut players = self.players.lock().expect("store lock poisoned");
+        let renamed = players
+            .get_mut(&id)
+            .map(|player| player.name = name.to_owned());
+        futures_util::future::ready(Ok(renamed.is_some())).boxed()
+    }
+
+    fn leaderboard(&self, limit: u32) -> BoxFuture<'_, Result<Vec<StoredPlayer>, StoreError>> {
+        let found = leaderboard_limit(limit).map(|limit| {
+            let players = self.players.lock().expect("store lock poisoned");
+            let mut rated: Vec<StoredPlayer> = players
+                .values()
+                .filter(|player| player.rated_games > 0)
+                .cloned()
+                .collect();
+            rated.sort_by(|a, b| {
+                b.standing
+                    .rating
+                    .rating
+                    .total_cmp(&a.standing.rating.rating)
+                    .then(a.id.cmp(&b.id))
+            });
+            rated.truncate(limit as usize);
+            rated
+        });
+        futures_util::future::ready(found).boxed()
+    }
+}
+
+/// Applies what storing `record` changes for its players, as the databases do.
+fn update_players(players: &mut HashMap<Uuid, StoredPlayer>, record: &GameRecord) {
+    let standings = rated_pair(record).and_then(|(red, yellow)| {
+        let standing = |id| {
+            players
+                .get(&id)
+                .map(|player: &StoredPlayer| player.standing)
+        };
+        standing(red).zip(standing(yellow))
+    });
+    for change in changes(record, standings) {
+        let Some(player) = players.get_mut(&change.id) else {
+            continue;
+        };
+        let add = |count: &mut u64, delta: i64| *count += u64::try_from(delta).unwrap_or(0);
+        player.games += 1;
+        add(&mut player.wins, change.wins);
+        add(&mut player.losses, change.losses);
+        add(&mut player.draws, change.draws);
+        if let Some((rating, at)) = change.rated {
+            player.standing = Standing {
+                rating,
+                rated_at: Some(at),
+            };
+            player.rated_games += 1;
+        }
     }
 }
 

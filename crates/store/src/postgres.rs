@@ -16,9 +16,11 @@ use sqlx::{Postgres, QueryBuilder, Row};
 use tokio::sync::OnceCell;
 use uuid::Uuid;
 
-use crate::query::{ResultFilter, from_unix_micros};
+use crate::players::{changes, rated_pair};
+use crate::query::{ResultFilter, from_unix_micros, leaderboard_limit, stored_time};
+use crate::rating::{Rating, Standing};
 use crate::row::{GameRow, outcomes};
-use crate::{GameQuery, GameStore, Saved, StoreError};
+use crate::{GameQuery, GameStore, NewPlayer, Saved, StoreError, StoredPlayer};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/postgres");
 
@@ -26,7 +28,20 @@ static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/post
 const COLUMNS: &str = "id, ruleset, mode, created_at, started_at, ended_at, \
      red_name, red_kind, red_level, yellow_name, yellow_kind, yellow_level, \
      winner, reason, rolls, moves, actions, \
-     scheme, commitment, server_seed, red_seed, yellow_seed";
+     scheme, commitment, server_seed, red_seed, yellow_seed, \
+     red_player, yellow_player, rated";
+
+/// The columns of `players` that `read_player` reads.
+const PLAYER_COLUMNS: &str = "id, name, secret_hash, created_at, rating, deviation, volatility, \
+     rated_at, rated_games, games, wins, losses, draws";
+
+/// Counts one stored game for one player and, for a rated game, sets the new rating.
+const UPDATE_PLAYER: &str = "update players set games = games + 1, \
+         wins = wins + $2, losses = losses + $3, draws = draws + $4, \
+         rating = coalesce($5, rating), deviation = coalesce($6, deviation), \
+         volatility = coalesce($7, volatility), rated_at = coalesce($8, rated_at), \
+         rated_games = rated_games + $9 \
+     where id = $1";
 
 /// How long an operation waits for a free connection before it fails as unavailable.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -36,12 +51,14 @@ const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
 const INSERT: &str = "insert into games (id, ruleset, mode, created_at, started_at, ended_at, \
          red_name, red_kind, red_level, yellow_name, yellow_kind, yellow_level, \
          winner, reason, rolls, moves, actions, \
-         scheme, commitment, server_seed, red_seed, yellow_seed) \
+         scheme, commitment, server_seed, red_seed, yellow_seed, \
+         red_player, yellow_player, rated) \
      select * from unnest($1::uuid[], $2::text[], $3::text[], \
          $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], \
          $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], \
          $13::text[], $14::text[], $15::bigint[], $16::bigint[], $17::text[], \
-         $18::text[], $19::text[], $20::text[], $21::bytea[], $22::bytea[]) \
+         $18::text[], $19::text[], $20::text[], $21::bytea[], $22::bytea[], \
+         $23::uuid[], $24::uuid[], $25::boolean[]) \
      on conflict (id) do nothing \
      returning id";
 
@@ -104,6 +121,7 @@ impl PostgresStore {
         let column = |pick: fn(&GameRow) -> String| rows.iter().map(pick).collect::<Vec<_>>();
         let optional =
             |pick: fn(&GameRow) -> Option<String>| rows.iter().map(pick).collect::<Vec<_>>();
+        let mut transaction = self.pool.begin().await.map_err(unavailable)?;
         let inserted: Vec<Uuid> = sqlx::query_scalar(INSERT)
             .bind(rows.iter().map(|row| row.id).collect::<Vec<_>>())
             .bind(column(|row| row.ruleset.clone()))
@@ -135,10 +153,20 @@ impl PostgresStore {
                     .map(|row| row.yellow_seed.clone())
                     .collect::<Vec<_>>(),
             )
-            .fetch_all(&self.pool)
+            .bind(rows.iter().map(|row| row.red_player).collect::<Vec<_>>())
+            .bind(rows.iter().map(|row| row.yellow_player).collect::<Vec<_>>())
+            .bind(rows.iter().map(|row| row.rated).collect::<Vec<_>>())
+            .fetch_all(&mut *transaction)
             .await
             .map_err(classify)?;
-        Ok(outcomes(records, |id| inserted.contains(&id)))
+        let saved = outcomes(records, |id| inserted.contains(&id));
+        for (record, saved) in records.iter().zip(&saved) {
+            if *saved == Saved::Inserted {
+                update_players(&mut transaction, record).await?;
+            }
+        }
+        transaction.commit().await.map_err(unavailable)?;
+        Ok(saved)
     }
 
     async fn list_games(&self, query: &GameQuery) -> Result<Vec<GameRecord>, StoreError> {
@@ -149,6 +177,10 @@ impl PostgresStore {
         if let Some(player) = query.player {
             sql.push(" and (red_name = ").push_bind(player.clone());
             sql.push(" or yellow_name = ").push_bind(player).push(")");
+        }
+        if let Some(id) = query.player_id {
+            sql.push(" and (red_player = ").push_bind(id);
+            sql.push(" or yellow_player = ").push_bind(id).push(")");
         }
         match query.result {
             None => {}
@@ -223,6 +255,152 @@ impl GameStore for PostgresStore {
         }
         .boxed()
     }
+
+    fn create_player<'a>(&'a self, player: &'a NewPlayer) -> BoxFuture<'a, Result<(), StoreError>> {
+        async move {
+            self.ready().await?;
+            sqlx::query(
+                "insert into players (id, name, secret_hash, created_at) values ($1, $2, $3, $4)",
+            )
+            .bind(player.id)
+            .bind(&player.name)
+            .bind(player.secret_hash.as_slice())
+            .bind(stored_time(player.created_at))
+            .execute(&self.pool)
+            .await
+            .map_err(classify)?;
+            Ok(())
+        }
+        .boxed()
+    }
+
+    fn player(&self, id: Uuid) -> BoxFuture<'_, Result<Option<StoredPlayer>, StoreError>> {
+        async move {
+            self.ready().await?;
+            let row = sqlx::query(&format!(
+                "select {PLAYER_COLUMNS} from players where id = $1"
+            ))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(unavailable)?;
+            row.as_ref().map(read_player).transpose()
+        }
+        .boxed()
+    }
+
+    fn rename_player<'a>(
+        &'a self,
+        id: Uuid,
+        name: &'a str,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        async move {
+            self.ready().await?;
+            let done = sqlx::query("update players set name = $2 where id = $1")
+                .bind(id)
+                .bind(name)
+                .execute(&self.pool)
+                .await
+                .map_err(classify)?;
+            Ok(done.rows_affected() == 1)
+        }
+        .boxed()
+    }
+
+    fn leaderboard(&self, limit: u32) -> BoxFuture<'_, Result<Vec<StoredPlayer>, StoreError>> {
+        async move {
+            let limit = leaderboard_limit(limit)?;
+            self.ready().await?;
+            let rows = sqlx::query(&format!(
+                "select {PLAYER_COLUMNS} from players where rated_games > 0 \
+                 order by rating desc, id limit $1"
+            ))
+            .bind(i64::from(limit))
+            .fetch_all(&self.pool)
+            .await
+            .map_err(unavailable)?;
+            rows.iter().map(read_player).collect()
+        }
+        .boxed()
+    }
+}
+
+/// Applies what storing `record` changes for its players, in the insert's transaction. The two
+/// rated players' rows are locked (in id order) while their new ratings are worked out.
+async fn update_players(
+    transaction: &mut sqlx::Transaction<'_, Postgres>,
+    record: &GameRecord,
+) -> Result<(), StoreError> {
+    let standings = match rated_pair(record) {
+        None => None,
+        Some((red, yellow)) => {
+            let rows = sqlx::query(
+                "select id, rating, deviation, volatility, rated_at from players \
+                 where id = any($1) order by id for update",
+            )
+            .bind(vec![red, yellow])
+            .fetch_all(&mut **transaction)
+            .await
+            .map_err(unavailable)?;
+            let standing = |id: Uuid| -> Result<Option<Standing>, StoreError> {
+                rows.iter()
+                    .find(|row| row.try_get::<Uuid, _>("id").is_ok_and(|found| found == id))
+                    .map(read_standing)
+                    .transpose()
+            };
+            standing(red)?.zip(standing(yellow)?)
+        }
+    };
+    for change in changes(record, standings) {
+        let rating = change.rated.map(|(rating, _)| rating);
+        sqlx::query(UPDATE_PLAYER)
+            .bind(change.id)
+            .bind(change.wins)
+            .bind(change.losses)
+            .bind(change.draws)
+            .bind(rating.map(|rating| rating.rating))
+            .bind(rating.map(|rating| rating.deviation))
+            .bind(rating.map(|rating| rating.volatility))
+            .bind(change.rated.map(|(_, at)| stored_time(at)))
+            .bind(i64::from(change.rated.is_some()))
+            .execute(&mut **transaction)
+            .await
+            .map_err(classify)?;
+    }
+    Ok(())
+}
+
+fn read_standing(row: &PgRow) -> Result<Standing, StoreError> {
+    Ok(Standing {
+        rating: Rating {
+            rating: row.try_get("rating").map_err(corrupt)?,
+            deviation: row.try_get("deviation").map_err(corrupt)?,
+            volatility: row.try_get("volatility").map_err(corrupt)?,
+        },
+        rated_at: row.try_get("rated_at").map_err(corrupt)?,
+    })
+}
+
+fn read_player(row: &PgRow) -> Result<StoredPlayer, StoreError> {
+    let hash: Vec<u8> = row.try_get("secret_hash").map_err(corrupt)?;
+    let count = |column: &str| -> Result<u64, StoreError> {
+        let count: i64 = row.try_get(column).map_err(corrupt)?;
+        u64::try_from(count).map_err(|error| StoreError::Corrupt(format!("{column}: {error}")))
+    };
+    Ok(StoredPlayer {
+        id: row.try_get("id").map_err(corrupt)?,
+        name: row.try_get("name").map_err(corrupt)?,
+        secret_hash: hash
+            .try_into()
+            .map_err(|_| StoreError::Corrupt("secret_hash is not 32 bytes".into()))?,
+        created_at: row.try_get("created_at").map_err(corrupt)?,
+        standing: read_standing(row)?,
+        rated_games: count("rated_games")?,
+        games: count("games")?,
+        wins: count("wins")?,
+        losses: count("losses")?,
+        draws: count("draws")?,
+    })
 }
 
 fn read_row(row: &PgRow) -> Result<GameRecord, StoreError> {
@@ -249,6 +427,9 @@ fn read_row(row: &PgRow) -> Result<GameRecord, StoreError> {
         server_seed: row.try_get("server_seed").map_err(corrupt)?,
         red_seed: row.try_get("red_seed").map_err(corrupt)?,
         yellow_seed: row.try_get("yellow_seed").map_err(corrupt)?,
+        red_player: row.try_get("red_player").map_err(corrupt)?,
+        yellow_player: row.try_get("yellow_player").map_err(corrupt)?,
+        rated: row.try_get("rated").map_err(corrupt)?,
     };
     game.into_record()
 }

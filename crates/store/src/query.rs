@@ -72,6 +72,8 @@ pub(crate) enum ResultFilter {
 pub(crate) struct ValidQuery {
     /// The name to filter on, parsed as a player's name (so trimmed).
     pub(crate) player: Option<String>,
+    /// The identified player to filter on.
+    pub(crate) player_id: Option<Uuid>,
     pub(crate) result: Option<ResultFilter>,
     pub(crate) limit: u32,
     pub(crate) before: Option<Cursor>,
@@ -111,10 +113,23 @@ impl GameQuery {
             .transpose()?;
         Ok(ValidQuery {
             player,
+            player_id: self.player_id,
             result,
             limit,
             before,
         })
+    }
+}
+
+/// Checks a leaderboard's limit: `1..=`[`MAX_LEADERBOARD`](crate::MAX_LEADERBOARD).
+pub(crate) fn leaderboard_limit(limit: u32) -> Result<u32, StoreError> {
+    if (1..=crate::MAX_LEADERBOARD).contains(&limit) {
+        Ok(limit)
+    } else {
+        Err(StoreError::BadQuery(format!(
+            "limit {limit} is out of range: use 1 to {}",
+            crate::MAX_LEADERBOARD
+        )))
     }
 }
 
@@ -124,6 +139,9 @@ impl ValidQuery {
         let player = self.player.as_deref().is_none_or(|name| {
             record.players.red.name == name || record.players.yellow.name == name
         });
+        let player_id = self.player_id.is_none_or(|id| {
+            record.players.red.player_id == Some(id) || record.players.yellow.player_id == Some(id)
+        });
         let result = match self.result {
             None => true,
             Some(ResultFilter::Draw) => record.result.winner.is_none(),
@@ -132,7 +150,7 @@ impl ValidQuery {
         let before = self
             .before
             .is_none_or(|cursor| Cursor::after(record) < cursor);
-        player && result && before
+        player && player_id && result && before
     }
 }
 

@@ -39,6 +39,10 @@ pub(crate) struct GameRow {
     /// The client seeds as their UTF-8 bytes (`bytea`, a SQLite blob): they may hold NUL.
     pub(crate) red_seed: Vec<u8>,
     pub(crate) yellow_seed: Vec<u8>,
+    /// The identified players of the seats (migration 0003).
+    pub(crate) red_player: Option<Uuid>,
+    pub(crate) yellow_player: Option<Uuid>,
+    pub(crate) rated: bool,
 }
 
 impl GameRow {
@@ -73,6 +77,9 @@ impl GameRow {
             server_seed: record.fairness.server_seed.clone(),
             red_seed: record.fairness.red_seed.clone().into_bytes(),
             yellow_seed: record.fairness.yellow_seed.clone().into_bytes(),
+            red_player: record.players.red.player_id,
+            yellow_player: record.players.yellow.player_id,
+            rated: record.rated,
         })
     }
 
@@ -111,13 +118,16 @@ impl GameRow {
                     name: self.red_name,
                     kind: parse_name(self.id, "red_kind", &self.red_kind)?,
                     level: self.red_level,
+                    player_id: self.red_player,
                 },
                 yellow: PlayerRecord {
                     name: self.yellow_name,
                     kind: parse_name(self.id, "yellow_kind", &self.yellow_kind)?,
                     level: self.yellow_level,
+                    player_id: self.yellow_player,
                 },
             },
+            rated: self.rated,
             result: ResultRecord {
                 winner,
                 reason: parse_name(self.id, "reason", &self.reason)?,

@@ -21,9 +21,11 @@ use sqlx::sqlite::{
 use sqlx::{QueryBuilder, Row, Sqlite};
 use uuid::Uuid;
 
-use crate::query::{ResultFilter, from_unix_micros, unix_micros};
+use crate::players::{changes, rated_pair};
+use crate::query::{ResultFilter, from_unix_micros, leaderboard_limit, unix_micros};
+use crate::rating::{Rating, Standing};
 use crate::row::{GameRow, outcomes};
-use crate::{GameQuery, GameStore, Saved, StoreError};
+use crate::{GameQuery, GameStore, NewPlayer, Saved, StoreError, StoredPlayer};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/sqlite");
 
@@ -31,14 +33,28 @@ static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/sqli
 const COLUMNS: &str = "id, ruleset, mode, created_at, started_at, ended_at, \
      red_name, red_kind, red_level, yellow_name, yellow_kind, yellow_level, \
      winner, reason, rolls, moves, actions, \
-     scheme, commitment, server_seed, red_seed, yellow_seed";
+     scheme, commitment, server_seed, red_seed, yellow_seed, \
+     red_player, yellow_player, rated";
+
+/// The columns of `players` that `read_player` reads.
+const PLAYER_COLUMNS: &str = "id, name, secret_hash, created_at, rating, deviation, volatility, \
+     rated_at, rated_games, games, wins, losses, draws";
+
+/// Counts one stored game for one player and, for a rated game, sets the new rating.
+const UPDATE_PLAYER: &str = "update players set games = games + 1, \
+         wins = wins + ?2, losses = losses + ?3, draws = draws + ?4, \
+         rating = coalesce(?5, rating), deviation = coalesce(?6, deviation), \
+         volatility = coalesce(?7, volatility), rated_at = coalesce(?8, rated_at), \
+         rated_games = rated_games + ?9 \
+     where id = ?1";
 
 /// Inserts one game unless its id is stored already.
 const INSERT: &str = "insert into games (id, ruleset, mode, created_at, started_at, ended_at, \
          red_name, red_kind, red_level, yellow_name, yellow_kind, yellow_level, \
          winner, reason, rolls, moves, actions, \
-         scheme, commitment, server_seed, red_seed, yellow_seed) \
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
+         scheme, commitment, server_seed, red_seed, yellow_seed, \
+         red_player, yellow_player, rated) \
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
      on conflict (id) do nothing";
 
 /// How long a statement waits for another connection's write lock before it fails.
@@ -96,7 +112,7 @@ impl SqliteStore {
             .collect::<Result<Vec<_>, _>>()?;
         let mut inserted = std::collections::HashSet::new();
         let mut transaction = self.pool.begin().await.map_err(unavailable)?;
-        for row in rows {
+        for (row, record) in rows.into_iter().zip(records) {
             let done = sqlx::query(INSERT)
                 .bind(row.id)
                 .bind(row.ruleset)
@@ -120,11 +136,15 @@ impl SqliteStore {
                 .bind(row.server_seed)
                 .bind(row.red_seed)
                 .bind(row.yellow_seed)
+                .bind(row.red_player)
+                .bind(row.yellow_player)
+                .bind(row.rated)
                 .execute(&mut *transaction)
                 .await
                 .map_err(classify)?;
             if done.rows_affected() == 1 {
                 inserted.insert(row.id);
+                update_players(&mut transaction, record).await?;
             }
         }
         transaction.commit().await.map_err(unavailable)?;
@@ -137,6 +157,10 @@ impl SqliteStore {
         if let Some(player) = query.player {
             sql.push(" and (red_name = ").push_bind(player.clone());
             sql.push(" or yellow_name = ").push_bind(player).push(")");
+        }
+        if let Some(id) = query.player_id {
+            sql.push(" and (red_player = ").push_bind(id);
+            sql.push(" or yellow_player = ").push_bind(id).push(")");
         }
         match query.result {
             None => {}
@@ -208,6 +232,152 @@ impl GameStore for SqliteStore {
         }
         .boxed()
     }
+
+    fn create_player<'a>(&'a self, player: &'a NewPlayer) -> BoxFuture<'a, Result<(), StoreError>> {
+        async move {
+            sqlx::query(
+                "insert into players (id, name, secret_hash, created_at) values (?, ?, ?, ?)",
+            )
+            .bind(player.id)
+            .bind(&player.name)
+            .bind(player.secret_hash.as_slice())
+            .bind(unix_micros(player.created_at))
+            .execute(&self.pool)
+            .await
+            .map_err(classify)?;
+            Ok(())
+        }
+        .boxed()
+    }
+
+    fn player(&self, id: Uuid) -> BoxFuture<'_, Result<Option<StoredPlayer>, StoreError>> {
+        async move {
+            let row = sqlx::query(&format!(
+                "select {PLAYER_COLUMNS} from players where id = ?"
+            ))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(unavailable)?;
+            row.as_ref().map(read_player).transpose()
+        }
+        .boxed()
+    }
+
+    fn rename_player<'a>(
+        &'a self,
+        id: Uuid,
+        name: &'a str,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        async move {
+            let done = sqlx::query("update players set name = ?2 where id = ?1")
+                .bind(id)
+                .bind(name)
+                .execute(&self.pool)
+                .await
+                .map_err(classify)?;
+            Ok(done.rows_affected() == 1)
+        }
+        .boxed()
+    }
+
+    fn leaderboard(&self, limit: u32) -> BoxFuture<'_, Result<Vec<StoredPlayer>, StoreError>> {
+        async move {
+            let limit = leaderboard_limit(limit)?;
+            let rows = sqlx::query(&format!(
+                "select {PLAYER_COLUMNS} from players where rated_games > 0 \
+                 order by rating desc, id limit ?"
+            ))
+            .bind(i64::from(limit))
+            .fetch_all(&self.pool)
+            .await
+            .map_err(unavailable)?;
+            rows.iter().map(read_player).collect()
+        }
+        .boxed()
+    }
+}
+
+/// Applies what storing `record` changes for its players, in the insert's transaction (which
+/// holds SQLite's one write lock, so the ratings read are the ratings replaced).
+async fn update_players(
+    transaction: &mut sqlx::Transaction<'_, Sqlite>,
+    record: &GameRecord,
+) -> Result<(), StoreError> {
+    let standings = match rated_pair(record) {
+        None => None,
+        Some((red, yellow)) => {
+            let mut standing = async |id: Uuid| -> Result<Option<Standing>, StoreError> {
+                let row = sqlx::query(
+                    "select rating, deviation, volatility, rated_at from players where id = ?",
+                )
+                .bind(id)
+                .fetch_optional(&mut **transaction)
+                .await
+                .map_err(unavailable)?;
+                row.as_ref().map(read_standing).transpose()
+            };
+            let red = standing(red).await?;
+            let yellow = standing(yellow).await?;
+            red.zip(yellow)
+        }
+    };
+    for change in changes(record, standings) {
+        let rating = change.rated.map(|(rating, _)| rating);
+        sqlx::query(UPDATE_PLAYER)
+            .bind(change.id)
+            .bind(change.wins)
+            .bind(change.losses)
+            .bind(change.draws)
+            .bind(rating.map(|rating| rating.rating))
+            .bind(rating.map(|rating| rating.deviation))
+            .bind(rating.map(|rating| rating.volatility))
+            .bind(change.rated.map(|(_, at)| unix_micros(at)))
+            .bind(i64::from(change.rated.is_some()))
+            .execute(&mut **transaction)
+            .await
+            .map_err(classify)?;
+    }
+    Ok(())
+}
+
+fn read_standing(row: &SqliteRow) -> Result<Standing, StoreError> {
+    let rated_at: Option<i64> = row.try_get("rated_at").map_err(corrupt)?;
+    Ok(Standing {
+        rating: Rating {
+            rating: row.try_get("rating").map_err(corrupt)?,
+            deviation: row.try_get("deviation").map_err(corrupt)?,
+            volatility: row.try_get("volatility").map_err(corrupt)?,
+        },
+        rated_at: rated_at
+            .map(from_unix_micros)
+            .transpose()
+            .map_err(|error| StoreError::Corrupt(format!("rated_at: {error}")))?,
+    })
+}
+
+fn read_player(row: &SqliteRow) -> Result<StoredPlayer, StoreError> {
+    let hash: Vec<u8> = row.try_get("secret_hash").map_err(corrupt)?;
+    let count = |column: &str| -> Result<u64, StoreError> {
+        let count: i64 = row.try_get(column).map_err(corrupt)?;
+        u64::try_from(count).map_err(|error| StoreError::Corrupt(format!("{column}: {error}")))
+    };
+    let created_at: i64 = row.try_get("created_at").map_err(corrupt)?;
+    Ok(StoredPlayer {
+        id: row.try_get("id").map_err(corrupt)?,
+        name: row.try_get("name").map_err(corrupt)?,
+        secret_hash: hash
+            .try_into()
+            .map_err(|_| StoreError::Corrupt("secret_hash is not 32 bytes".into()))?,
+        created_at: from_unix_micros(created_at)
+            .map_err(|error| StoreError::Corrupt(format!("created_at: {error}")))?,
+        standing: read_standing(row)?,
+        rated_games: count("rated_games")?,
+        games: count("games")?,
+        wins: count("wins")?,
+        losses: count("losses")?,
+        draws: count("draws")?,
+    })
 }
 
 fn read_row(row: &SqliteRow) -> Result<GameRecord, StoreError> {
@@ -239,6 +409,9 @@ fn read_row(row: &SqliteRow) -> Result<GameRecord, StoreError> {
         server_seed: row.try_get("server_seed").map_err(corrupt)?,
         red_seed: row.try_get("red_seed").map_err(corrupt)?,
         yellow_seed: row.try_get("yellow_seed").map_err(corrupt)?,
+        red_player: row.try_get("red_player").map_err(corrupt)?,
+        yellow_player: row.try_get("yellow_player").map_err(corrupt)?,
+        rated: row.try_get("rated").map_err(corrupt)?,
     };
     game.into_record()
 }

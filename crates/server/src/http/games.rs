@@ -1,5 +1,6 @@
 //! Finished games, read from the [`GameStore`](aeroplane_store::GameStore):
-//! `GET /api/games/{id}`, `GET /api/games?player=&result=&limit=&before=` and
+//! `GET /api/games/{id}`, `GET /api/games?player=&result=&limit=&before=` (`player` a display
+//! name, or a player id to list an identified player's games) and
 //! `GET /api/games/{id}/replay` (every position in order, recomputed by the rules crate).
 //!
 //! A read the store does not answer within [`STORE_READ_TIMEOUT`] (the database is down or
@@ -30,7 +31,7 @@ const DEFAULT_LIMIT: u32 = 20;
 /// The largest page size.
 const MAX_LIMIT: u32 = 100;
 /// How long a read waits for the store before answering 503 `store_unavailable`.
-const STORE_READ_TIMEOUT: Duration = Duration::from_millis(1_500);
+pub(crate) const STORE_READ_TIMEOUT: Duration = Duration::from_millis(1_500);
 
 /// The game routes.
 pub fn router() -> Router<AppState> {
@@ -47,7 +48,7 @@ fn parse_game_id(text: &str) -> Result<Uuid, HttpError> {
 }
 
 /// Runs a store read within [`STORE_READ_TIMEOUT`]; an unreachable store is 503.
-async fn read<T>(
+pub(crate) async fn read<T>(
     what: impl std::fmt::Display,
     reading: impl Future<Output = Result<T, StoreError>>,
 ) -> Result<T, HttpError> {
@@ -102,9 +103,16 @@ fn query_from(params: &HashMap<String, String>) -> Result<GameQuery, HttpError> 
     {
         return Err(bad("result is `red`, `yellow` or `draw`".to_owned()));
     }
-    let player = params.get("player").cloned();
+    // A player id (a UUID) filters by identified player; anything else is a display name.
+    let mut player = params.get("player").cloned();
     if player.as_ref().is_some_and(|name| name.trim().is_empty()) {
         return Err(bad("player is a non-empty name".to_owned()));
+    }
+    let player_id = player
+        .as_deref()
+        .and_then(|text| Uuid::try_parse(text.trim()).ok());
+    if player_id.is_some() {
+        player = None;
     }
     let before = params.get("before").cloned();
     if before.as_ref().is_some_and(|cursor| cursor.is_empty()) {
@@ -112,6 +120,7 @@ fn query_from(params: &HashMap<String, String>) -> Result<GameQuery, HttpError> 
     }
     Ok(GameQuery {
         player,
+        player_id,
         result,
         limit,
         before,
@@ -134,6 +143,7 @@ async fn list(
             id: record.id,
             mode: record.mode,
             players: record.players,
+            rated: record.rated,
             result: record.result,
             started_at: record.started_at,
             ended_at: record.ended_at,

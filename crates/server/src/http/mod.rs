@@ -4,6 +4,7 @@ pub mod edge;
 pub mod games;
 pub mod health;
 pub mod observe;
+pub mod players;
 pub mod quick_match;
 pub mod rooms;
 pub mod web;
@@ -22,6 +23,7 @@ pub fn router() -> Router<AppState> {
         .merge(rooms::router())
         .merge(quick_match::router())
         .merge(games::router())
+        .merge(players::router())
         .merge(health::router())
         .merge(web::router())
 }

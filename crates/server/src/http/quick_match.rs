@@ -1,10 +1,14 @@
-//! `POST /api/quick-match`: pairs the next two waiting players into a new room.
+//! `POST /api/quick-match`: pairs waiting players into a new room, by rating.
 //!
-//! A request waits (long poll) until another one arrives, or answers 409 `no_match` after the
+//! A request waits (long poll) until it is paired, or answers 409 `no_match` after the
 //! configured wait (not 408: browsers re-send a request answered 408 by themselves). A client
 //! cancels by closing its request: the waiter's answer channel closes and nobody is paired with
-//! it. The matchmaker takes both seats on the players' behalf, so each answer carries
-//! a seat token; the players then join the room's WebSocket with it. The first waiter plays Red.
+//! it. Who is paired with whom is the pool's business (`crate::matchmaking`): a request collects
+//! others for the matching window, then takes the closest rating. A request with
+//! `Authorization: Bearer <player id>.<secret>` waits with that player's rating and its seat is
+//! tied to the player, so a game between two identified players is rated. The matchmaker takes
+//! both seats on the players' behalf, so each answer carries a seat token; the players then join
+//! the room's WebSocket with it. The waiter whose window ended first plays Red.
 
 use aeroplane_dice::{ClientSeed, ServerSeed};
 use aeroplane_protocol::api::{QuickMatchRequest, QuickMatched};
@@ -14,9 +18,12 @@ use aeroplane_protocol::record::Mode;
 use aeroplane_rules::Colour;
 use axum::body::Bytes;
 use axum::extract::State;
+use axum::http::HeaderMap;
 use axum::routing::post;
 use axum::{Json, Router};
+use time::OffsetDateTime;
 use tokio::sync::oneshot;
+use tokio::time::Instant;
 use uuid::Uuid;
 
 use crate::error::HttpError;
@@ -36,6 +43,7 @@ pub fn router() -> Router<AppState> {
 async fn quick_match(
     State(state): State<AppState>,
     ClientAddr(address): ClientAddr,
+    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<QuickMatched>, HttpError> {
     let request: QuickMatchRequest = serde_json::from_slice(&body).map_err(|error| {
@@ -45,53 +53,54 @@ async fn quick_match(
         .map_err(|error| HttpError::bad_request(ErrorCode::BadField, error.to_string()))?;
     let client_seed = ClientSeed::new(request.client_seed.unwrap_or_default())
         .map_err(|error| HttpError::bad_request(ErrorCode::SeedTooLong, error.to_string()))?;
+    let player = super::players::identify(&state, &headers).await?;
     if let Err(refused) = state.limits.admit_room(&state.registry, address, false) {
         tracing::info!(address = ?address, %refused, "refused a quick match");
         return Err(refused.into());
     }
+    let now = OffsetDateTime::now_utc();
+    let rating = player.as_ref().map(|player| {
+        let standing = player.standing;
+        standing.rating.as_of(standing.rated_at, now).rating
+    });
     let matchmaker = &state.matchmaker;
     let ticket = matchmaker.ticket();
     let (reply, mut answer) = oneshot::channel();
+    let arrived = Instant::now();
     let me = Waiter {
         ticket,
         name,
         client_seed,
+        player: player.map(|player| player.id),
+        rating,
+        due: arrived + state.config.quick_match_window(),
         reply,
     };
-    if let Some((first, second)) = matchmaker.pair_or_wait(me) {
-        let (red, yellow) = open_room(
-            &state,
-            first.name,
-            first.client_seed,
-            second.name,
-            second.client_seed,
-        )?;
-        if first.reply.send(red).is_err() {
-            tracing::info!("the first quick-match player left just as it was paired");
-        }
-        return Ok(Json(yellow));
+    if let Some(pair) = matchmaker.arrive(me, arrived) {
+        open_room(&state, pair)?;
     }
-    match tokio::time::timeout(state.config.quick_match_wait(), &mut answer).await {
-        Ok(Ok(matched)) => Ok(Json(matched)),
-        Ok(Err(_)) => Err(HttpError::Internal(anyhow::anyhow!(
-            "the matchmaker dropped a waiter"
-        ))),
+    let window_end = arrived + state.config.quick_match_window();
+    tokio::select! {
+        matched = &mut answer => return matched.map(Json).map_err(|_| dropped()),
+        () = tokio::time::sleep_until(window_end) => {}
+    }
+    if let Some(pair) = matchmaker.due(ticket) {
+        open_room(&state, pair)?;
+    }
+    let deadline = arrived + state.config.quick_match_wait();
+    match tokio::time::timeout_at(deadline, &mut answer).await {
+        Ok(matched) => matched.map(Json).map_err(|_| dropped()),
         Err(_) if matchmaker.cancel(ticket) => Err(HttpError::NoMatch),
-        Err(_) => answer
-            .await
-            .map(Json)
-            .map_err(|_| HttpError::Internal(anyhow::anyhow!("the matchmaker dropped a waiter"))),
+        Err(_) => answer.await.map(Json).map_err(|_| dropped()),
     }
 }
 
-/// Opens a room with both seats taken; returns the answers for Red and Yellow.
-fn open_room(
-    state: &AppState,
-    red_name: PlayerName,
-    red_seed: ClientSeed,
-    yellow_name: PlayerName,
-    yellow_seed: ClientSeed,
-) -> Result<(QuickMatched, QuickMatched), HttpError> {
+fn dropped() -> HttpError {
+    HttpError::Internal(anyhow::anyhow!("the matchmaker dropped a waiter"))
+}
+
+/// Opens a room for a pair (the first plays Red) with both seats taken, and answers both.
+fn open_room(state: &AppState, (red, yellow): (Waiter, Waiter)) -> Result<(), HttpError> {
     let internal = |error: getrandom::Error| HttpError::Internal(anyhow::Error::new(error));
     let server_seed = ServerSeed::generate().map_err(internal)?;
     let red_token = SeatToken::generate().map_err(internal)?;
@@ -110,15 +119,17 @@ fn open_room(
     let seats = vec![
         SeatSetup {
             colour: Colour::Red,
-            name: red_name,
-            client_seed: red_seed,
+            name: red.name,
+            client_seed: red.client_seed,
             token: red_token,
+            player: red.player,
         },
         SeatSetup {
             colour: Colour::Yellow,
-            name: yellow_name,
-            client_seed: yellow_seed,
+            name: yellow.name,
+            client_seed: yellow.client_seed,
             token: yellow_token,
+            player: yellow.player,
         },
     ];
     let setup = room::RoomSetup {
@@ -131,5 +142,9 @@ fn open_room(
     };
     room::open(setup, state.room_context());
     tracing::info!(room_id = %id, "quick match paired two players");
-    Ok(answers)
+    let (red_answer, yellow_answer) = answers;
+    if red.reply.send(red_answer).is_err() || yellow.reply.send(yellow_answer).is_err() {
+        tracing::info!(room_id = %id, "a quick-match player left just as it was paired");
+    }
+    Ok(())
 }

@@ -11,7 +11,7 @@ use aeroplane_rules::Colour;
 use anyhow::Context;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use tokio::sync::oneshot;
@@ -32,12 +32,16 @@ pub fn router() -> Router<AppState> {
         .route("/api/rooms/{id}", get(status))
 }
 
+/// Credentials in `Authorization` are checked (401 `bad_identity` when wrong) but take no seat:
+/// the player's seat is taken, and tied to them, when they `join` with `player`.
 async fn create(
     State(state): State<AppState>,
     ClientAddr(address): ClientAddr,
+    headers: HeaderMap,
     body: Bytes,
 ) -> Result<(StatusCode, Json<RoomCreated>), HttpError> {
     let request: CreateRoom = super::json_body(&body)?;
+    super::players::identify(&state, &headers).await?;
     let computer = computer_seat(&request)?;
     let turn_clock = turn_clock(&request)?;
     // The refusal is counted and logged once per burst by `http::observe`.

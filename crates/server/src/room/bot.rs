@@ -99,6 +99,7 @@ impl Bot {
             colour: None,
             token: Some(self.token.as_str().to_owned()),
             client_seed: None,
+            player: None,
         });
         if room.inbox.send(connect).await.is_err() || !send(&room, join).await {
             return;

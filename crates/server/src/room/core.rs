@@ -185,6 +185,7 @@ impl Room {
                 name: seat.name.to_string(),
                 token: seat.token.as_str().to_owned(),
                 client_seed: seat.client_seed.as_str().to_owned(),
+                player_id: seat.player,
             })
         };
         Setup {

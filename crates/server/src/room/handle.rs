@@ -4,7 +4,7 @@
 //! handlers depend on this small module only.
 
 use aeroplane_protocol::api::RoomStatus;
-use aeroplane_protocol::client::ClientMessage;
+use aeroplane_protocol::client::{ClientMessage, Join};
 use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
@@ -29,6 +29,17 @@ pub enum RoomCommand {
         conn: ConnId,
         /// The message.
         message: ClientMessage,
+    },
+    /// A connection's `join`, its `player` credentials checked by the connection: `player` is
+    /// the identified player who joins (`None`: anonymous). The `join`'s own `player` field is
+    /// never read by the room.
+    Join {
+        /// The connection.
+        conn: ConnId,
+        /// The message.
+        join: Join,
+        /// The identified player.
+        player: Option<Uuid>,
     },
     /// A connection went away.
     Disconnect {

@@ -12,11 +12,15 @@ use tokio::time::Instant;
 
 use super::core::Room;
 use super::handle::ConnId;
-use super::parts::seats::millis;
+use super::parts::seats::{Joined, millis};
+use super::registry::PlayerSeat;
+use crate::token::SeatToken;
+use uuid::Uuid;
 
 impl Room {
-    /// Handles a `join`.
-    pub(super) fn join(&mut self, conn: ConnId, join: Join) {
+    /// Handles a `join` by `player` (an identified player, credentials checked; `None`:
+    /// anonymous).
+    pub(super) fn join(&mut self, conn: ConnId, join: Join, player: Option<Uuid>) {
         if self.seats.role_of(conn).is_some() {
             let error = ServerMessage::error(join.id, ErrorCode::AlreadyJoined, "already joined");
             return self.reply(conn, &error);
@@ -27,7 +31,8 @@ impl Room {
                 .admit_spectator(self.context.config.max_spectators),
             Role::Player => {
                 let open = !self.timeline.game().is_over();
-                self.seats.take(&join, open)
+                let untied = !self.timeline.has_started();
+                self.seats.take(&join, open, player, untied)
             }
         };
         let joined = match joined {
@@ -40,6 +45,13 @@ impl Room {
             return;
         }
         let colours = self.seats.colours_of(joined);
+        if let Joined::Player(colour) = joined
+            && let Some(seat) = self.seats.get(colour)
+            && let Some(player) = seat.player
+        {
+            let token = seat.token.clone();
+            self.seat_held(player, colour, &token);
+        }
         let token = colours
             .first()
             .and_then(|colour| self.seats.get(*colour))
@@ -63,6 +75,17 @@ impl Room {
         if !colours.is_empty() {
             self.seats_connected(&colours, conn);
         }
+    }
+
+    /// Tells the registry that `player` holds `colour`'s seat (`GET /api/players/me/live`).
+    pub(super) fn seat_held(&self, player: Uuid, colour: Colour, token: &SeatToken) {
+        let seat = PlayerSeat {
+            room_id: self.id,
+            colour,
+            token: token.clone(),
+            mode: self.mode,
+        };
+        self.context.registry.seat_held(player, seat);
     }
 
     /// `conn` is now the live connection of these seats: tell everyone who connected, and start

@@ -41,7 +41,7 @@ mod task;
 pub use bot::BOT_CONN;
 pub use handle::{ConnId, RoomCommand, RoomHandle};
 pub use journal::{FileJournals, JournalStore, RoomJournal};
-pub use registry::Registry;
+pub use registry::{PlayerSeat, Registry};
 pub use restore::restore_all;
 pub use setup::{ComputerSeat, RoomContext, RoomSetup, SeatSetup};
 pub use task::open;

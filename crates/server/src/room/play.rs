@@ -20,7 +20,7 @@ impl Room {
     pub(super) fn handle(&mut self, conn: ConnId, message: ClientMessage) {
         let id = message.request_id();
         let colour = match message {
-            ClientMessage::Join(join) => return self.join(conn, join),
+            ClientMessage::Join(join) => return self.join(conn, join, None),
             ClientMessage::Ping(request) => {
                 return self.reply(conn, &ServerMessage::Pong(Pong { id: request.id }));
             }

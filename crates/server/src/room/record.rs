@@ -2,8 +2,8 @@
 
 use aeroplane_dice::SCHEME;
 use aeroplane_protocol::record::{
-    FairnessRecord, GameRecord, LoggedAction, PlayerKind, PlayerRecord, Players, RECORD_FORMAT,
-    ResultRecord,
+    FairnessRecord, GameRecord, LoggedAction, Mode, PlayerKind, PlayerRecord, Players,
+    RECORD_FORMAT, ResultRecord,
 };
 use aeroplane_rules::{Action, Colour, RULESET};
 use time::OffsetDateTime;
@@ -25,8 +25,13 @@ pub(super) fn of(room: &Room) -> Option<GameRecord> {
                 None => PlayerKind::Human,
             },
             level: computer.map(|computer| computer.level.as_str().to_owned()),
+            player_id: room.seats.player(colour),
         }
     };
+    let red = room.seats.player(Colour::Red);
+    let yellow = room.seats.player(Colour::Yellow);
+    // Rated: an online game between two different identified players (whatever its ending).
+    let rated = room.mode == Mode::Online && red.is_some() && yellow.is_some() && red != yellow;
     let count = |pred: fn(&LoggedAction) -> bool| {
         u32::try_from(
             room.timeline
@@ -51,6 +56,7 @@ pub(super) fn of(room: &Room) -> Option<GameRecord> {
             red: player(Colour::Red),
             yellow: player(Colour::Yellow),
         },
+        rated,
         result: ResultRecord {
             winner: outcome.winner,
             reason: outcome.reason,

@@ -1,14 +1,31 @@
-//! Open rooms by id, and which of them wait for players. The lock guards only the map and is
+//! Open rooms by id, which of them wait for players, and the seats identified players hold in
+//! them (`GET /api/players/me/live`). The lock guards only the map and is
 //! never held across `.await`; the number of open rooms is also published on a channel, so a
 //! shutdown waits for the last room to close without polling.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
+use aeroplane_protocol::record::Mode;
+use aeroplane_rules::Colour;
 use tokio::sync::watch;
 use uuid::Uuid;
 
 use super::handle::RoomHandle;
+use crate::token::SeatToken;
+
+/// A seat an identified player holds in an open room.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerSeat {
+    /// The room.
+    pub room_id: Uuid,
+    /// The seat's colour (Red's for the player of a local room, who holds every seat).
+    pub colour: Colour,
+    /// The seat's token.
+    pub token: SeatToken,
+    /// The kind of room.
+    pub mode: Mode,
+}
 
 /// The rooms that are open now.
 #[derive(Debug)]
@@ -32,6 +49,8 @@ struct Rooms {
     open: HashMap<Uuid, RoomHandle>,
     /// The open rooms whose game has not started (for `--max-waiting-rooms`).
     waiting: HashSet<Uuid>,
+    /// The seats identified players hold in open rooms, by player id, oldest first.
+    players: HashMap<Uuid, Vec<PlayerSeat>>,
 }
 
 impl Registry {
@@ -64,12 +83,37 @@ impl Registry {
         self.lock().open.get(&id).cloned()
     }
 
-    /// Forgets a room that has closed.
+    /// Forgets a room that has closed, and the seats players held in it.
     pub fn remove(&self, id: Uuid) {
         let mut rooms = self.lock();
         rooms.open.remove(&id);
         rooms.waiting.remove(&id);
+        rooms.players.retain(|_, seats| {
+            seats.retain(|seat| seat.room_id != id);
+            !seats.is_empty()
+        });
         self.open.send_replace(rooms.open.len());
+    }
+
+    /// `player` holds this seat (once per room and colour).
+    pub fn seat_held(&self, player: Uuid, seat: PlayerSeat) {
+        let mut rooms = self.lock();
+        let seats = rooms.players.entry(player).or_default();
+        if !seats
+            .iter()
+            .any(|held| held.room_id == seat.room_id && held.colour == seat.colour)
+        {
+            seats.push(seat);
+        }
+    }
+
+    /// The seats `player` holds in open rooms, oldest first.
+    pub fn seats_of(&self, player: Uuid) -> Vec<PlayerSeat> {
+        self.lock()
+            .players
+            .get(&player)
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// Waits until no room is open.

@@ -249,5 +249,6 @@ fn seat_of(colour: Colour, saved: &SavedSeat) -> Result<SeatSetup, RestoreError>
         name: PlayerName::parse(&saved.name).unwrap_or_else(|_| PlayerName::lossy(&saved.name)),
         client_seed: ClientSeed::new(saved.client_seed.clone()).map_err(|_| bad("client seed"))?,
         token: SeatToken::from_saved(saved.token.clone()),
+        player: saved.player_id,
     })
 }

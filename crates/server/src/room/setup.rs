@@ -41,6 +41,7 @@ impl ComputerSeat {
             name: PlayerName::parse(NAME).expect("the computer's name is a name"),
             client_seed,
             token,
+            player: None,
         })
     }
 }
@@ -56,6 +57,8 @@ pub struct SeatSetup {
     pub client_seed: ClientSeed,
     /// The token the player will present.
     pub token: SeatToken,
+    /// The identified player the seat is tied to (`None`: anonymous, or the computer).
+    pub player: Option<uuid::Uuid>,
 }
 
 /// Everything a new room starts from.

@@ -117,6 +117,7 @@ impl Room {
                 name,
                 client_seed,
                 token,
+                player: self.seats.player(old),
             });
         }
         let setup = RoomSetup {

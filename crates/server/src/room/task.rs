@@ -9,6 +9,7 @@
 use aeroplane_protocol::error::CloseCode;
 use aeroplane_protocol::record::Mode;
 use aeroplane_protocol::snapshot::RoomPhase;
+use aeroplane_rules::Colour;
 use time::OffsetDateTime;
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
@@ -62,7 +63,12 @@ pub(super) fn build(
         context,
     };
     for seat in setup.seats {
-        let taken = Seat::new(seat.name, seat.token, seat.client_seed);
+        // A local room's player is listed once, by Red's seat (the one they join through).
+        let listed = room.mode != Mode::Local || seat.colour == Colour::Red;
+        if let Some(player) = seat.player.filter(|_| listed) {
+            room.seat_held(player, seat.colour, &seat.token);
+        }
+        let taken = Seat::new(seat.name, seat.token, seat.client_seed, seat.player);
         room.seats.put(seat.colour, taken);
     }
     room.start();
@@ -160,6 +166,7 @@ impl Room {
         match command {
             RoomCommand::Connect { conn, outbox } => self.seats.connect(conn, outbox),
             RoomCommand::Message { conn, message } => self.handle(conn, message),
+            RoomCommand::Join { conn, join, player } => self.join(conn, join, player),
             RoomCommand::Disconnect { conn } => self.disconnect(conn),
             RoomCommand::Status { reply } => {
                 let _ = reply.send(self.status());

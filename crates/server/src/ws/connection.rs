@@ -15,12 +15,15 @@ use std::time::Duration;
 use aeroplane_protocol::client::{ClientMessage, DecodeError, decode};
 use aeroplane_protocol::error::{CloseCode, ErrorCode};
 use aeroplane_protocol::server::{Pong, ServerMessage};
+use aeroplane_store::GameStore;
 use axum::extract::ws::{Message, WebSocket};
 use futures_util::StreamExt;
 use tracing::Instrument;
+use uuid::Uuid;
 
 use super::writer;
 use crate::config::Config;
+use crate::identity::{self, Credentials, IdentityError};
 use crate::limits::TokenBucket;
 use crate::outgoing::{self, Closer, Outbox, SendError};
 use crate::room::{ConnId, RoomCommand, RoomHandle};
@@ -67,20 +70,32 @@ impl Limits {
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
+/// How long a `join` waits for the store to check its player credentials.
+const IDENTIFY_TIMEOUT: Duration = Duration::from_millis(1_500);
+
 /// Serves one upgraded WebSocket from `client` until it closes.
 pub(super) async fn run(
     socket: WebSocket,
     room: RoomHandle,
     limits: Limits,
     client: Option<std::net::IpAddr>,
+    store: Arc<dyn GameStore>,
 ) {
     let conn: ConnId = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
     let client = client.map(|client| client.to_string());
     let span = tracing::info_span!("conn", room_id = %room.id, conn, client);
-    serve(socket, room, limits, conn).instrument(span).await;
+    serve(socket, room, limits, conn, &*store)
+        .instrument(span)
+        .await;
 }
 
-async fn serve(socket: WebSocket, room: RoomHandle, limits: Limits, conn: ConnId) {
+async fn serve(
+    socket: WebSocket,
+    room: RoomHandle,
+    limits: Limits,
+    conn: ConnId,
+    store: &dyn GameStore,
+) {
     let (sink, mut stream) = socket.split();
     let closer = Arc::new(Closer::default());
     let (outbox, frames) = outgoing::queue(limits.queue, closer.clone());
@@ -143,7 +158,7 @@ async fn serve(socket: WebSocket, room: RoomHandle, limits: Limits, conn: ConnId
         match message {
             Ok(message) => {
                 bad_in_a_row = 0;
-                if !forward(&room, &outbox, conn, message).await {
+                if !forward(&room, &outbox, conn, message, store).await {
                     break;
                 }
             }
@@ -164,15 +179,62 @@ async fn serve(socket: WebSocket, room: RoomHandle, limits: Limits, conn: ConnId
     tracing::debug!("disconnected");
 }
 
-/// Sends a decoded message on: pings are answered here, everything else goes to the room.
-async fn forward(room: &RoomHandle, outbox: &Outbox, conn: ConnId, message: ClientMessage) -> bool {
-    if let ClientMessage::Ping(request) = message {
-        return answer_directly(outbox, &ServerMessage::Pong(Pong { id: request.id }));
-    }
+/// Sends a decoded message on: pings are answered here, a `join`'s player credentials are
+/// checked here (refused with `bad_identity`), everything else goes to the room.
+async fn forward(
+    room: &RoomHandle,
+    outbox: &Outbox,
+    conn: ConnId,
+    message: ClientMessage,
+    store: &dyn GameStore,
+) -> bool {
+    let mut join = match message {
+        ClientMessage::Ping(request) => {
+            return answer_directly(outbox, &ServerMessage::Pong(Pong { id: request.id }));
+        }
+        ClientMessage::Join(join) => join,
+        message => {
+            return room
+                .inbox
+                .send(RoomCommand::Message { conn, message })
+                .await
+                .is_ok();
+        }
+    };
+    let player = match join.player.take() {
+        None => None,
+        Some(presented) => match identify(store, &presented).await {
+            Ok(player) => Some(player),
+            Err((code, message)) => {
+                return answer_directly(outbox, &ServerMessage::error(join.id, code, message));
+            }
+        },
+    };
     room.inbox
-        .send(RoomCommand::Message { conn, message })
+        .send(RoomCommand::Join { conn, join, player })
         .await
         .is_ok()
+}
+
+/// The player whose credentials (`<player id>.<secret>`) a `join` presents.
+async fn identify(store: &dyn GameStore, presented: &str) -> Result<Uuid, (ErrorCode, String)> {
+    let checked = async {
+        let credentials = Credentials::parse(presented)?;
+        identity::authenticate(store, &credentials).await
+    };
+    match tokio::time::timeout(IDENTIFY_TIMEOUT, checked).await {
+        Ok(Ok(player)) => Ok(player.id),
+        Ok(Err(IdentityError::Store(error))) => {
+            tracing::debug!(%error, "cannot check player credentials");
+            let text = "player credentials cannot be checked right now; join without them or retry";
+            Err((ErrorCode::StoreUnavailable, text.to_owned()))
+        }
+        Ok(Err(error)) => Err((ErrorCode::BadIdentity, error.to_string())),
+        Err(_) => {
+            let text = "player credentials cannot be checked right now; join without them or retry";
+            Err((ErrorCode::StoreUnavailable, text.to_owned()))
+        }
+    }
 }
 
 /// Queues an answer from the connection itself; a full queue drops the client.

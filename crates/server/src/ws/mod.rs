@@ -63,6 +63,7 @@ async fn upgrade(
         None => None,
     };
     let limits = connection::Limits::from_config(&state.config);
+    let store = state.store.clone();
     // The upgrade never negotiates compression: axum offers no permessage-deflate, whatever the
     // client asks for (a test holds this).
     let upgrade = upgrade
@@ -71,7 +72,7 @@ async fn upgrade(
         .max_frame_size(limits.hard_frame_bytes);
     Ok(upgrade
         .on_upgrade(move |socket| async move {
-            connection::run(socket, room, limits, address).await;
+            connection::run(socket, room, limits, address, store).await;
             drop(place);
         })
         .into_response())

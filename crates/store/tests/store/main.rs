@@ -4,9 +4,11 @@
 // A test binary exports nothing: `pub` here only means "shared between the suite's modules".
 #![allow(unreachable_pub)]
 
+#[macro_use]
 mod contract;
 mod crash;
 mod migrate;
 mod open;
 mod outbox;
+mod players;
 mod support;

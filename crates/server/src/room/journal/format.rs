@@ -56,6 +56,10 @@ pub struct SavedSeat {
     pub token: String,
     /// The player's dice seed.
     pub client_seed: String,
+    /// The identified player the seat is tied to; absent for an anonymous seat (and in
+    /// journals written before identities existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player_id: Option<uuid::Uuid>,
 }
 
 /// The computer's seat of a computer room.

@@ -18,6 +18,7 @@ use aeroplane_protocol::snapshot::{SeatView, Seats as SeatViews};
 use aeroplane_rules::Colour;
 use axum::extract::ws::Utf8Bytes;
 use tokio::time::Instant;
+use uuid::Uuid;
 
 use super::timeline::Refusal;
 use crate::outgoing::{Outbox, SendError};
@@ -33,6 +34,8 @@ pub(in crate::room) struct Seat {
     pub(in crate::room) token: SeatToken,
     /// The player's dice seed.
     pub(in crate::room) client_seed: ClientSeed,
+    /// The identified player the seat is tied to (`None`: anonymous, or the computer).
+    pub(in crate::room) player: Option<Uuid>,
     /// The seat's live connection, if any.
     pub(in crate::room) conn: Option<ConnId>,
     /// When the seat is forfeited if its player is still away (only while the game is live).
@@ -45,11 +48,13 @@ impl Seat {
         name: PlayerName,
         token: SeatToken,
         client_seed: ClientSeed,
+        player: Option<Uuid>,
     ) -> Seat {
         Seat {
             name,
             token,
             client_seed,
+            player,
             conn: None,
             deadline: None,
         }
@@ -210,19 +215,48 @@ impl Seats {
         Ok(Joined::Spectator)
     }
 
+    /// The identified player of `colour`'s seat.
+    pub(in crate::room) fn player(&self, colour: Colour) -> Option<Uuid> {
+        self.get(colour).and_then(|seat| seat.player)
+    }
+
     /// Finds the seat a player's `join` asks for and takes it, or reclaims one by token. `open`
-    /// says whether free seats may still be taken (not once the game is over).
-    pub(in crate::room) fn take(&mut self, join: &Join, open: bool) -> Result<Joined, Refusal> {
+    /// says whether free seats may still be taken (not once the game is over). `player` is the
+    /// identified player who joins (credentials already checked): a seat taken is tied to them;
+    /// a seat reclaimed by token is tied to them if it was anonymous and `untied` (the game has
+    /// not started: a started game's players are fixed), and refused (`bad_identity`) if it
+    /// belongs to another player.
+    pub(in crate::room) fn take(
+        &mut self,
+        join: &Join,
+        open: bool,
+        player: Option<Uuid>,
+        untied: bool,
+    ) -> Result<Joined, Refusal> {
         if let Some(presented) = &join.token {
-            let colour = self
+            let (colour, holder) = self
                 .seats
                 .iter()
                 .find(|(_, seat)| seat.token.matches(presented))
-                .map(|(colour, _)| *colour)
+                .map(|(colour, seat)| (*colour, seat.player))
                 .ok_or_else(|| {
                     let text = "the token matches no seat of this room";
                     (ErrorCode::BadToken, text.to_owned())
                 })?;
+            match (holder, player) {
+                (Some(holder), Some(joiner)) if holder != joiner => {
+                    let text = "this seat belongs to another player";
+                    return Err((ErrorCode::BadIdentity, text.to_owned()));
+                }
+                (None, Some(joiner)) if untied => {
+                    // Every seat of the token: a local room's player holds them all.
+                    self.seats
+                        .values_mut()
+                        .filter(|seat| seat.token.matches(presented))
+                        .for_each(|seat| seat.player = Some(joiner));
+                }
+                _ => {}
+            }
             return Ok(Joined::Player(colour));
         }
         if !open {
@@ -234,7 +268,7 @@ impl Seats {
         let client_seed = ClientSeed::new(join.client_seed.clone().unwrap_or_default())
             .map_err(|error| (ErrorCode::SeedTooLong, error.to_string()))?;
         if self.shared {
-            return self.take_every_seat(name, client_seed);
+            return self.take_every_seat(name, client_seed, player);
         }
         let colour = match join.colour {
             Some(colour) if self.seats.contains_key(&colour) => {
@@ -250,7 +284,7 @@ impl Seats {
                     (ErrorCode::RoomFull, text.to_owned())
                 })?,
         };
-        self.put(colour, Seat::new(name, new_token()?, client_seed));
+        self.put(colour, Seat::new(name, new_token()?, client_seed, player));
         Ok(Joined::Player(colour))
     }
 
@@ -260,6 +294,7 @@ impl Seats {
         &mut self,
         name: PlayerName,
         client_seed: ClientSeed,
+        player: Option<Uuid>,
     ) -> Result<Joined, Refusal> {
         if !self.seats.is_empty() {
             let text = "this local room has its player; watch instead";
@@ -267,7 +302,7 @@ impl Seats {
         }
         let token = new_token()?;
         for colour in Colour::ALL {
-            let seat = Seat::new(name.clone(), token.clone(), client_seed.clone());
+            let seat = Seat::new(name.clone(), token.clone(), client_seed.clone(), player);
             self.put(colour, seat);
         }
         Ok(Joined::Player(Colour::Red))

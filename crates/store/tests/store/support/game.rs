@@ -122,13 +122,16 @@ pub fn play(seed: u64, ending: Ending) -> GameRecord {
                 name: format!("ada-{}", seed % 7),
                 kind: PlayerKind::Human,
                 level: None,
+                player_id: None,
             },
             yellow: PlayerRecord {
                 name: "bot".to_owned(),
                 kind: PlayerKind::Computer,
                 level: Some("normal".to_owned()),
+                player_id: None,
             },
         },
+        rated: false,
         result: ResultRecord {
             winner: outcome.winner,
             reason: outcome.reason,

@@ -103,4 +103,32 @@ impl GameStore for Switch {
     fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>> {
         async move { self.check() }.boxed()
     }
+    fn create_player<'a>(
+        &'a self,
+        player: &'a aeroplane_store::NewPlayer,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.inner.create_player(player)
+    }
+
+    fn player(
+        &self,
+        id: Uuid,
+    ) -> BoxFuture<'_, Result<Option<aeroplane_store::StoredPlayer>, StoreError>> {
+        self.inner.player(id)
+    }
+
+    fn rename_player<'a>(
+        &'a self,
+        id: Uuid,
+        name: &'a str,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        self.inner.rename_player(id, name)
+    }
+
+    fn leaderboard(
+        &self,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<aeroplane_store::StoredPlayer>, StoreError>> {
+        self.inner.leaderboard(limit)
+    }
 }
