@@ -110,6 +110,32 @@ test('an identity the server does not know is replaced by a new one under the sa
   assert.deepEqual(errors.filter((line) => !expectedHttpError(line, 401)), []);
 });
 
+test('a join refused for an identity the server does not know renews it and takes the seat', async () => {
+  const errors = [];
+  const room = await fetch(`${server.url}/api/rooms`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'online' }),
+  }).then((r) => r.json());
+  const page = await openPage(browser, server.url, errors, 'renewed-in-room');
+  await page.goto(`/#/room/${room.id}`);
+  await page.getByTestId('take-seat').waitFor();
+  // The database forgot the player while the page was open.
+  await page.evaluate(() => localStorage.setItem('plyyard.identity', JSON.stringify({
+    id: '00000000-0000-4000-8000-000000000001', secret: 'Zm9yZ290dGVuLXNlY3JldC1mb3Jnb3R0ZW4tc2VjcmV0', name: 'Kim',
+  })));
+  await page.locator('#join-name').fill('Kim');
+  await page.getByTestId('take-seat').click();
+  await page.getByTestId('messages').filter({ hasText: 'You are Red' }).waitFor();
+  await page.getByTestId('messages').filter({ hasText: 'did not recognise this browser' }).waitFor();
+  const me = await storedIdentity(page);
+  assert.notEqual(me.id, '00000000-0000-4000-8000-000000000001');
+  assert.equal(me.name, 'Kim');
+  const live = await fetch(`${server.url}/api/players/me/live`, {
+    headers: { authorization: `Bearer ${me.id}.${me.secret}` },
+  }).then((r) => r.json());
+  assert.deepEqual(live.rooms.map((r) => [r.room_id, r.colour]), [[room.id, 'red']], 'the seat is tied to the new identity');
+  assert.deepEqual(errors, []);
+});
+
 test('a server without identities is played anonymously, as before', async () => {
   const errors = [];
   const page = await openPage(browser, server.url, errors, 'older-server');
