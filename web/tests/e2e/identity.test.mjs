@@ -31,7 +31,7 @@ async function openPage(...args) {
 
 before(async () => {
   mkdirSync(DIR, { recursive: true });
-  server = await startServer({ AEROPLANE_ROOMS_PER_ADDRESS_PER_MINUTE: '1000', AEROPLANE_MAX_CONNECTIONS_PER_ADDRESS: '1000' });
+  server = await startServer({ AEROPLANE_MAX_CONNECTIONS_PER_ADDRESS: '1000' });
   browser = await launchBrowser();
 });
 
