@@ -104,11 +104,14 @@ async fn seated_pair(server: &TestServer) -> (Uuid, Client, Client) {
     (room.id, red, yellow)
 }
 
-/// Runs the `aeroplane` binary without blocking the runtime the in-process server runs on.
+/// Runs the `aeroplane` binary without blocking the runtime the in-process server runs on, with
+/// an identity file of its own (never the user's).
 async fn run_cli(args: &[&str]) -> Output {
+    let identity = tempfile::tempdir().unwrap();
     let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_aeroplane"))
         .args(args)
         .env("NO_COLOR", "1")
+        .env("AEROPLANE_IDENTITY", identity.path().join("identity.json"))
         .kill_on_drop(true)
         .output();
     tokio::time::timeout(Duration::from_secs(120), child)
@@ -329,5 +332,111 @@ async fn the_play_command_against_the_computer_opens_a_computer_room() {
     let yellow = status.seats.yellow.expect("the person has the yellow seat");
     assert_ne!(red.name, "Ann");
     assert_eq!(yellow.name, "Ann");
+    server.running.shutdown().await.unwrap();
+}
+
+/// Runs the `aeroplane` binary with `identity` as its identity file and `input` on its standard
+/// input, which stays open until the command exits by itself.
+async fn run_cli_as(identity: &std::path::Path, args: &[&str], input: &str) -> Output {
+    use tokio::io::AsyncWriteExt as _;
+    let out = tempfile::tempdir().unwrap();
+    let (stdout, stderr) = (out.path().join("stdout"), out.path().join("stderr"));
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_aeroplane"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env("AEROPLANE_IDENTITY", identity)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::fs::File::create(&stdout).unwrap())
+        .stderr(std::fs::File::create(&stderr).unwrap())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).await.unwrap();
+    let status = tokio::time::timeout(Duration::from_secs(60), child.wait()).await;
+    let stdout = std::fs::read(&stdout).unwrap();
+    let stderr = std::fs::read(&stderr).unwrap();
+    let Ok(status) = status else {
+        panic!(
+            "the CLI hung: {}\n{}",
+            String::from_utf8_lossy(&stdout),
+            String::from_utf8_lossy(&stderr)
+        );
+    };
+    drop(stdin);
+    Output {
+        status: status.unwrap(),
+        stdout,
+        stderr,
+    }
+}
+
+#[tokio::test]
+async fn the_cli_keeps_an_identity_in_a_file_and_lists_its_own_games() {
+    let server = spawn_server().await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir
+        .path()
+        .join("config")
+        .join("aeroplane")
+        .join("identity.json");
+    let args = [
+        "--server",
+        &server.url,
+        "play",
+        "--computer",
+        "random",
+        "--name",
+        "Ann",
+    ];
+    let output = run_cli_as(&file, &args, "resign\n").await;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{output:?}");
+    assert!(stdout.contains("you lost (resigned)"), "{stdout}");
+    let room: Uuid = stdout
+        .split_whitespace()
+        .skip_while(|word| *word != "room")
+        .nth(1)
+        .and_then(|id| id.parse().ok())
+        .unwrap_or_else(|| panic!("no room id in: {stdout}"));
+
+    // The file holds the identity made on first use, for this server, for its owner only.
+    let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    let me = &saved["servers"][&server.url];
+    let id: Uuid = me["id"].as_str().unwrap().parse().unwrap();
+    assert_eq!(me["name"], "Ann");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "the secret is the owner's only");
+    }
+    let api = Api::new(&server.url).unwrap();
+    let record = stored_record(&api, room).await;
+    assert_eq!(
+        record.players.red.player_id,
+        Some(id),
+        "the seat was the identity's"
+    );
+    assert!(!record.rated, "a computer game is unrated");
+
+    // `games --mine` lists it with the same identity, and `me` shows the profile.
+    let mine = run_cli_as(&file, &["--server", &server.url, "games", "--mine"], "").await;
+    let listed = String::from_utf8_lossy(&mine.stdout);
+    assert!(mine.status.success(), "{mine:?}");
+    assert!(listed.contains(&room.to_string()), "{listed}");
+    let again: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(again, saved, "the identity is kept, not made again");
+    let profile = run_cli_as(&file, &["--server", &server.url, "me"], "").await;
+    let profile = String::from_utf8_lossy(&profile.stdout);
+    assert!(
+        profile.contains("rating 1500?") && profile.contains("1 games: 0 won, 1 lost"),
+        "{profile}"
+    );
+
+    // Another identity has no games.
+    let other = dir.path().join("other.json");
+    let theirs = run_cli_as(&other, &["--server", &server.url, "games", "--mine"], "").await;
+    assert!(String::from_utf8_lossy(&theirs.stdout).contains("no finished games"));
     server.running.shutdown().await.unwrap();
 }

@@ -14,12 +14,13 @@ use std::borrow::Cow;
 
 use utoipa::openapi::path::Operation;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::openapi::{RefOr, ResponseBuilder};
 use utoipa::{OpenApi, PartialSchema, ToSchema};
 
 use crate::api::{
-    ApiError, CreateRoom, GameList, QuickMatchRequest, QuickMatched, Replay, RoomCreated,
-    RoomStatus,
+    ApiError, CreatePlayer, CreateRoom, GameList, Leaderboard, LiveRooms, PlayerCreated,
+    PlayerProfile, QuickMatchRequest, QuickMatched, RenamePlayer, Replay, RoomCreated, RoomStatus,
 };
 use crate::error::ErrorCode;
 use crate::record::{GameRecord, LoggedAction};
@@ -165,11 +166,18 @@ const EDGE_ERRORS: [(&str, &str); 8] = [
 pub fn document() -> utoipa::openapi::OpenApi {
     let mut document = ApiDoc::openapi();
     document.info.version = env!("CARGO_PKG_VERSION").to_owned();
+    let components = document.components.get_or_insert_with(Default::default);
+    let mut bearer = Http::new(HttpAuthScheme::Bearer);
+    bearer.description = Some(
+        "A player's credentials from `POST /api/players`: `Bearer <player id>.<secret>`.".into(),
+    );
+    components.add_security_scheme("player", SecurityScheme::Http(bearer));
     for item in document.paths.paths.values_mut() {
         let operations = [
             &mut item.get,
             &mut item.post,
             &mut item.put,
+            &mut item.patch,
             &mut item.delete,
         ];
         for operation in operations.into_iter().flatten() {
@@ -212,6 +220,12 @@ fn add_edge_errors(operation: &mut Operation) {
         create_room,
         room_status,
         quick_match,
+        create_player,
+        my_profile,
+        rename_me,
+        my_live_rooms,
+        player_profile,
+        leaderboard,
         list_games,
         get_game,
         replay_game,
@@ -224,13 +238,16 @@ fn add_edge_errors(operation: &mut Operation) {
 )]
 struct ApiDoc;
 
-/// Creates a room (an empty body means `{"mode": "online"}`).
+/// Creates a room (an empty body means `{"mode": "online"}`). Player credentials, if sent, are
+/// checked; the player's seat is tied to them when they join with `player`.
 #[utoipa::path(
     post,
     path = "/api/rooms",
+    security((), ("player" = [])),
     request_body(content = Option<CreateRoom>, content_type = "application/json"),
     responses(
         (status = 201, description = "The room is open.", body = RoomCreated),
+        (status = 401, description = "Wrong credentials (`bad_identity`).", body = ApiError),
         (status = 500, description = "The server failed.", body = ApiError),
     )
 )]
@@ -250,25 +267,102 @@ fn create_room() {}
 #[allow(dead_code)]
 fn room_status() {}
 
-/// Waits for another player and answers with a seat in a new room.
+/// Waits for another player (the closest rating among those waiting) and answers with a seat in
+/// a new room; with player credentials the seat is the player's and the game is rated.
 #[utoipa::path(
     post,
     path = "/api/quick-match",
+    security((), ("player" = [])),
     request_body(content = QuickMatchRequest, content_type = "application/json"),
     responses(
         (status = 200, description = "Matched: a seat taken for you.", body = QuickMatched),
+        (status = 401, description = "Wrong credentials (`bad_identity`).", body = ApiError),
         (status = 409, description = "Nobody else asked in time (`no_match`); ask again.", body = ApiError),
     )
 )]
 #[allow(dead_code)]
 fn quick_match() {}
 
+/// Creates a guest identity: a player id and its secret (kept only as a hash).
+#[utoipa::path(
+    post,
+    path = "/api/players",
+    request_body(content = Option<CreatePlayer>, content_type = "application/json"),
+    responses(
+        (status = 201, description = "The player, with its secret (shown this once).", body = PlayerCreated),
+    )
+)]
+#[allow(dead_code)]
+fn create_player() {}
+
+/// The caller's profile.
+#[utoipa::path(
+    get,
+    path = "/api/players/me",
+    security(("player" = [])),
+    responses(
+        (status = 200, description = "The profile.", body = PlayerProfile),
+        (status = 401, description = "Missing or wrong credentials (`bad_identity`).", body = ApiError),
+    )
+)]
+#[allow(dead_code)]
+fn my_profile() {}
+
+/// Renames the caller.
+#[utoipa::path(
+    patch,
+    path = "/api/players/me",
+    security(("player" = [])),
+    request_body(content = RenamePlayer, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The renamed profile.", body = PlayerProfile),
+        (status = 401, description = "Missing or wrong credentials (`bad_identity`).", body = ApiError),
+    )
+)]
+#[allow(dead_code)]
+fn rename_me() {}
+
+/// The open rooms where the caller holds a seat, with the seat tokens.
+#[utoipa::path(
+    get,
+    path = "/api/players/me/live",
+    security(("player" = [])),
+    responses(
+        (status = 200, description = "The rooms.", body = LiveRooms),
+        (status = 401, description = "Missing or wrong credentials (`bad_identity`).", body = ApiError),
+    )
+)]
+#[allow(dead_code)]
+fn my_live_rooms() {}
+
+/// A player's public profile: name, rating and results.
+#[utoipa::path(
+    get,
+    path = "/api/players/{id}",
+    params(("id" = uuid::Uuid, Path, description = "The player id.")),
+    responses((status = 200, description = "The profile.", body = PlayerProfile))
+)]
+#[allow(dead_code)]
+fn player_profile() {}
+
+/// The players with at least one rated game, highest rating first.
+#[utoipa::path(
+    get,
+    path = "/api/leaderboard",
+    params(
+        ("limit" = Option<u32>, Query, minimum = 1, maximum = 200, description = "1 to 200 (default 50)."),
+    ),
+    responses((status = 200, description = "The leaderboard.", body = Leaderboard))
+)]
+#[allow(dead_code)]
+fn leaderboard() {}
+
 /// Finished games, newest first, a page at a time.
 #[utoipa::path(
     get,
     path = "/api/games",
     params(
-        ("player" = Option<String>, Query, description = "Only games a player of this name sat in."),
+        ("player" = Option<String>, Query, description = "Only games a player of this name sat in; a player id (a UUID) lists that identified player's games."),
         ("result" = Option<GameResult>, Query, description = "`red`, `yellow` or `draw`."),
         ("limit" = Option<u32>, Query, minimum = 1, maximum = 100, description = "1 to 100 (default 20)."),
         ("before" = Option<String>, Query, description = "`next_before` of a previous page."),
@@ -356,6 +450,11 @@ mod tests {
             "/api/games",
             "/api/games/{id}",
             "/api/games/{id}/replay",
+            "/api/players",
+            "/api/players/me",
+            "/api/players/me/live",
+            "/api/players/{id}",
+            "/api/leaderboard",
         ] {
             assert!(json["paths"][path].is_object(), "{path} missing");
         }

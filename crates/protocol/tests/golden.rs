@@ -9,8 +9,8 @@
 //! dropped field or a changed default fails here before it breaks a browser.
 
 use aeroplane_protocol::api::{
-    ApiError, CreateRoom, GameList, QuickMatchRequest, QuickMatched, Replay, RoomCreated,
-    RoomStatus,
+    ApiError, CreatePlayer, CreateRoom, GameList, Leaderboard, LiveRooms, PlayerCreated,
+    PlayerProfile, QuickMatchRequest, QuickMatched, RenamePlayer, Replay, RoomCreated, RoomStatus,
 };
 use aeroplane_protocol::record::{GameRecord, Players};
 use aeroplane_protocol::server::ServerMessage;
@@ -52,6 +52,12 @@ fn round_trip_as(type_name: &str, json: &str) -> Result<Value, String> {
         "Replay" => round_trip::<Replay>(json),
         "GameRecord" => round_trip::<GameRecord>(json),
         "Players" => round_trip::<Players>(json),
+        "CreatePlayer" => round_trip::<CreatePlayer>(json),
+        "PlayerCreated" => round_trip::<PlayerCreated>(json),
+        "RenamePlayer" => round_trip::<RenamePlayer>(json),
+        "PlayerProfile" => round_trip::<PlayerProfile>(json),
+        "LiveRooms" => round_trip::<LiveRooms>(json),
+        "Leaderboard" => round_trip::<Leaderboard>(json),
         other => Err(format!("the test knows no wire type `{other}`")),
     }
 }

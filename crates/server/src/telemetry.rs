@@ -33,12 +33,17 @@ use metrics::{counter, gauge};
 use tokio::time::Instant;
 
 /// Every route pattern of the server, as `aeroplane_http_requests_total` labels it.
-pub const ROUTES: [&str; 14] = [
+pub const ROUTES: [&str; 19] = [
     "/",
     "/{*path}",
     "/api/rooms",
     "/api/rooms/{id}",
     "/api/quick-match",
+    "/api/players",
+    "/api/players/me",
+    "/api/players/me/live",
+    "/api/players/{id}",
+    "/api/leaderboard",
     "/api/games",
     "/api/games/{id}",
     "/api/games/{id}/replay",
@@ -54,8 +59,8 @@ pub const ROUTES: [&str; 14] = [
 pub const UNMATCHED: &str = "unmatched";
 
 /// Every status the server answers, as `aeroplane_http_requests_total` labels it.
-const STATUSES: [u16; 15] = [
-    101, 200, 201, 400, 403, 404, 405, 408, 413, 415, 429, 431, 500, 503, 304,
+const STATUSES: [u16; 16] = [
+    101, 200, 201, 400, 401, 403, 404, 405, 408, 413, 415, 429, 431, 500, 503, 304,
 ];
 
 /// The statuses that are refusals (the request was fine; the server would not take it now).

@@ -159,7 +159,7 @@ for_every_store! {
         }
         let by = |id| GameQuery { player_id: Some(id), ..GameQuery::default() };
         let ann_games = store.list(&by(ann)).await.unwrap();
-        assert_eq!(ann_games, [first.clone()], "read back exactly, player ids and rated flag too");
+        assert_eq!(ann_games, std::slice::from_ref(&first), "read back exactly, player ids and rated flag too");
         let mut bob_games: Vec<Uuid> = store.list(&by(bob)).await.unwrap().iter().map(|game| game.id).collect();
         bob_games.sort();
         let mut expected = vec![first.id, second.id];

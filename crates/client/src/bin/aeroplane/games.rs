@@ -1,6 +1,7 @@
 //! `aeroplane games` and `aeroplane replay GAME_ID|FILE`.
 
 use std::io::{IsTerminal as _, Write as _};
+use std::path::Path;
 use std::process::ExitCode;
 
 use aeroplane_client::Api;
@@ -15,9 +16,12 @@ use tokio::io::AsyncBufReadExt as _;
 /// Arguments of `aeroplane games`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct ListArgs {
-    /// Only games in which a player of this name sat.
-    #[arg(long)]
+    /// Only games in which a player of this name (or with this player id) sat.
+    #[arg(long, conflicts_with = "mine")]
     player: Option<String>,
+    /// Only your own games: those of the identity in `--identity`'s file (made if missing).
+    #[arg(long)]
+    mine: bool,
     /// Only games with this result: red, yellow (the winner) or draw.
     #[arg(long)]
     result: Option<String>,
@@ -40,10 +44,23 @@ pub(crate) struct ReplayArgs {
     all: bool,
 }
 
-pub(crate) async fn list(server: &str, args: ListArgs) -> anyhow::Result<ExitCode> {
+pub(crate) async fn list(
+    server: &str,
+    identity: Option<&Path>,
+    args: ListArgs,
+) -> anyhow::Result<ExitCode> {
     let api = Api::new(server)?;
     let mut query = vec![("limit", args.limit.to_string())];
-    query.extend(args.player.map(|player| ("player", player)));
+    let player = match args.mine {
+        true => Some(
+            crate::identity::load_or_create(needed(identity)?, &api, None)
+                .await?
+                .id
+                .to_string(),
+        ),
+        false => args.player,
+    };
+    query.extend(player.map(|player| ("player", player)));
     query.extend(args.result.map(|result| ("result", result)));
     query.extend(args.before.map(|before| ("before", before)));
     let list = api.games(&query).await.context("failed to list games")?;
@@ -56,8 +73,9 @@ pub(crate) async fn list(server: &str, args: ListArgs) -> anyhow::Result<ExitCod
             Some(winner) => format!("{winner} won ({})", game.result.reason.as_str()),
             None => format!("draw ({})", game.result.reason.as_str()),
         };
+        let rated = if game.rated { ", rated" } else { "" };
         println!(
-            "{}  {ended}  {} (Red) v {} (Yellow)  {result}, {} rolls, {} moves",
+            "{}  {ended}  {} (Red) v {} (Yellow)  {result}, {} rolls, {} moves{rated}",
             game.id,
             escape(&game.players.red.name),
             escape(&game.players.yellow.name),
@@ -69,6 +87,35 @@ pub(crate) async fn list(server: &str, args: ListArgs) -> anyhow::Result<ExitCod
         println!("more: aeroplane games --before {before}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `aeroplane me`: the profile of this command's identity.
+pub(crate) async fn me(server: &str, identity: Option<&Path>) -> anyhow::Result<ExitCode> {
+    let api = Api::new(server)?;
+    let identity = crate::identity::load_or_create(needed(identity)?, &api, None).await?;
+    let profile = api
+        .with_identity(identity.credentials())
+        .me()
+        .await
+        .context("failed to read your profile")?;
+    let provisional = if profile.rating.provisional { "?" } else { "" };
+    println!(
+        "{} ({}): rating {:.0}{provisional} (deviation {:.0}); {} games: {} won, {} lost, {} drawn",
+        escape(&profile.name),
+        profile.id,
+        profile.rating.rating,
+        profile.rating.deviation,
+        profile.games,
+        profile.wins,
+        profile.losses,
+        profile.draws
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The identity file's path, which a command that plays as you needs.
+pub(crate) fn needed(identity: Option<&Path>) -> anyhow::Result<&Path> {
+    identity.context("no identity file: pass --identity FILE (or set AEROPLANE_IDENTITY or HOME)")
 }
 
 pub(crate) async fn replay(server: &str, args: ReplayArgs) -> anyhow::Result<ExitCode> {

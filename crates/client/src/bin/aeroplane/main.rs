@@ -1,6 +1,7 @@
 //! `aeroplane`: play, watch and verify games of an Aeroplane Chess server from a terminal.
 
 mod games;
+mod identity;
 mod play;
 mod verify;
 mod watch;
@@ -24,6 +25,10 @@ struct Cli {
         default_value = "http://127.0.0.1:8080"
     )]
     server: String,
+    /// The file holding your player identity, one per server (made on first use; default
+    /// `$XDG_CONFIG_HOME/aeroplane/identity.json` or `~/.config/aeroplane/identity.json`).
+    #[arg(long, global = true, env = "AEROPLANE_IDENTITY", value_name = "FILE")]
+    identity: Option<std::path::PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -38,8 +43,10 @@ enum Command {
     /// Check a finished game's fairness (commitment, seeds, every roll) and replay its moves
     /// through the rules; exits 0 only if everything matches, 1 if not, 2 if it cannot be read.
     Verify(verify::Args),
-    /// List finished games, newest first.
+    /// List finished games, newest first (`--mine`: the games of your identity).
     Games(games::ListArgs),
+    /// Show your player profile: name, rating (with `?` while provisional) and results.
+    Me,
     /// Step through a finished game, position by position.
     Replay(games::ReplayArgs),
 }
@@ -51,12 +58,14 @@ fn main() -> ExitCode {
         .build()
         .expect("failed to start the tokio runtime");
     let server = cli.server;
+    let identity = cli.identity.or_else(identity::default_path);
     let outcome = runtime.block_on(async move {
         match cli.command {
-            Command::Play(args) => play::run(&server, args).await,
+            Command::Play(args) => play::run(&server, identity.as_deref(), args).await,
             Command::Watch(args) => watch::run(&server, args).await,
             Command::Verify(args) => verify::run(&server, args).await,
-            Command::Games(args) => games::list(&server, args).await,
+            Command::Games(args) => games::list(&server, identity.as_deref(), args).await,
+            Command::Me => games::me(&server, identity.as_deref()).await,
             Command::Replay(args) => games::replay(&server, args).await,
         }
     });

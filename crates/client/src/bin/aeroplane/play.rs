@@ -37,6 +37,9 @@ pub(crate) struct Args {
     /// Your dice seed (at most 64 bytes), mixed into the game's dice (see `fairness.md`).
     #[arg(long)]
     seed: Option<String>,
+    /// Play without your identity: an anonymous seat, and an unrated game.
+    #[arg(long)]
+    anonymous: bool,
 }
 
 /// The keys of an online room (draw offers exist only there).
@@ -57,15 +60,28 @@ fn help(mode: Mode) -> &'static str {
 
 /// Finds the room `args` ask for (quick match, a new computer or online room, or the one named)
 /// and takes a seat in it.
-async fn seated(server: &str, api: &Api, args: &Args) -> anyhow::Result<Client> {
+async fn seated(
+    server: &str,
+    api: &Api,
+    args: &Args,
+    player: Option<String>,
+) -> anyhow::Result<Client> {
     let seed = args.seed.as_deref();
+    let connect = |url: String| {
+        let player = player.clone();
+        async move {
+            let mut client = Client::connect(&url).await?;
+            client.set_player(player);
+            Ok::<Client, aeroplane_client::ClientError>(client)
+        }
+    };
     let client = if args.quick {
         println!("waiting for an opponent...");
         let matched = api
             .quick_match(&args.name, seed)
             .await
             .context("quick match failed")?;
-        let mut client = Client::connect(&ws_url(server, &matched.ws_path)).await?;
+        let mut client = connect(ws_url(server, &matched.ws_path)).await?;
         client.join_with_token(&args.name, &matched.token).await?;
         client
     } else if let Some(level) = args.computer {
@@ -78,7 +94,7 @@ async fn seated(server: &str, api: &Api, args: &Args) -> anyhow::Result<Client> 
             "room {} is open; the computer plays at level {level}",
             room.id
         );
-        let mut client = Client::connect(&ws_url(server, &room.ws_path)).await?;
+        let mut client = connect(ws_url(server, &room.ws_path)).await?;
         client.join_player(&args.name, room.colour, seed).await?;
         client
     } else {
@@ -93,17 +109,38 @@ async fn seated(server: &str, api: &Api, args: &Args) -> anyhow::Result<Client> 
                 room.id
             }
         };
-        let mut client = Client::connect(&room_url(server, room)).await?;
+        let mut client = connect(room_url(server, room)).await?;
         client.join_player(&args.name, args.colour, seed).await?;
         client
     };
     Ok(client)
 }
 
-/// `aeroplane play`: takes a seat, then plays turn by turn from the keyboard until the game ends.
-pub(crate) async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
-    let api = Api::new(server)?;
-    let mut client = seated(server, &api, &args).await?;
+/// `aeroplane play`: takes a seat (as this command's identity, unless `--anonymous`), then plays
+/// turn by turn from the keyboard until the game ends.
+pub(crate) async fn run(
+    server: &str,
+    identity: Option<&std::path::Path>,
+    args: Args,
+) -> anyhow::Result<ExitCode> {
+    let mut api = Api::new(server)?;
+    let mut credentials = None;
+    if !args.anonymous {
+        // Without an identity (no file to keep it in, or a server without players) the game
+        // is played as before: anonymous and unrated.
+        let identity = match identity {
+            Some(path) => crate::identity::load_or_create(path, &api, Some(&args.name)).await,
+            None => Err(anyhow::anyhow!("no identity file (pass --identity FILE)")),
+        };
+        match identity {
+            Ok(identity) => {
+                credentials = Some(identity.credentials());
+                api = api.with_identity(identity.credentials());
+            }
+            Err(error) => eprintln!("playing anonymously: {}", escape(&format!("{error:#}"))),
+        }
+    }
+    let mut client = seated(server, &api, &args, credentials).await?;
     let me = client.colour().context("the server gave no seat")?;
     let mode = if args.computer.is_some() {
         Mode::Computer
