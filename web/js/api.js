@@ -8,15 +8,20 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body, signal) {
-  const init = { method, headers: { accept: 'application/json' }, signal };
+/**
+ * One JSON request. `options`: {signal, headers (added to the request's), fetch (the function to
+ * call, the browser's by default; the unit tests pass a fake)}. Resolves to the parsed body, or
+ * rejects with an ApiError carrying the server's error code.
+ */
+export async function request(method, path, body, options = {}) {
+  const init = { method, headers: { accept: 'application/json', ...options.headers }, signal: options.signal };
   if (body !== undefined) {
     init.headers['content-type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
   let response;
   try {
-    response = await fetch(path, init);
+    response = await (options.fetch ?? globalThis.fetch)(path, init);
   } catch (error) {
     if (error.name === 'AbortError') throw new ApiError(0, 'aborted', 'Cancelled.');
     throw new ApiError(0, 'network', `The server cannot be reached (${error.message}).`);
@@ -34,9 +39,12 @@ async function request(method, path, body, signal) {
   return data;
 }
 
-/** `POST /api/rooms`; `options` may hold {mode, colour, level} for computer and local games. */
-export function createRoom(options = {}) {
-  return request('POST', '/api/rooms', { mode: 'online', ...options });
+/**
+ * `POST /api/rooms`; `options` may hold {mode, colour, level} for computer and local games;
+ * `headers` the player's credentials (`identity.js`).
+ */
+export function createRoom(options = {}, headers = {}) {
+  return request('POST', '/api/rooms', { mode: 'online', ...options }, { headers });
 }
 
 export function roomStatus(id) {
@@ -47,17 +55,20 @@ export function roomStatus(id) {
  * `POST /api/quick-match`: resolves when another player is matched (or rejects `no_match`);
  * aborting `signal` cancels the request, and the server pairs nobody with it.
  */
-export function quickMatch(name, clientSeed, signal) {
+export function quickMatch(name, clientSeed, signal, headers = {}) {
   const body = { name };
   if (clientSeed) body.client_seed = clientSeed;
-  return request('POST', '/api/quick-match', body, signal);
+  return request('POST', '/api/quick-match', body, { signal, headers });
 }
 
 export function getGame(id) {
   return request('GET', `/api/games/${encodeURIComponent(id)}`);
 }
 
-/** `GET /api/games?player=&limit=`: finished games, newest first (never a 404). */
+/**
+ * `GET /api/games?player=&limit=`: finished games, newest first (never a 404); `player` is a name,
+ * or a player id on a server with identities.
+ */
 export function listGames({ player, limit = 20 } = {}) {
   const query = new URLSearchParams({ limit: String(limit) });
   if (player) query.set('player', player);
@@ -66,6 +77,16 @@ export function listGames({ player, limit = 20 } = {}) {
 
 export function getReplay(id) {
   return request('GET', `/api/games/${encodeURIComponent(id)}/replay`);
+}
+
+/** `GET /api/players/{id}`: a player's name, rating and counts of games (404 `player_not_found`). */
+export function getPlayer(id) {
+  return request('GET', `/api/players/${encodeURIComponent(id)}`);
+}
+
+/** `GET /api/leaderboard?limit=`: the rated players, best first. */
+export function leaderboard(limit = 50) {
+  return request('GET', `/api/leaderboard?${new URLSearchParams({ limit: String(limit) })}`);
 }
 
 /** The WebSocket URL of a room: the `ws_path` the server gave, or the documented default. */

@@ -4,11 +4,15 @@
 //   #/rules          how to play
 //   #/room/<id>      a live room (seat, same device or spectator); the invite link
 //   #/game/<id>      a finished game: result, move list, replay and fairness check
+//   #/players/<id>   a player's profile: rating, record, recent games
+//   #/leaderboard    the rated players, best first
 //
 // Leaving a live game through the site's own links asks first.
 
 import { pruneSeats } from './api.js';
 import { confirmDialog, h } from './dom.js';
+import { mountLeaderboard } from './views/leaderboard.js';
+import { mountProfile } from './views/profile.js';
 import { mountReplay } from './views/replay.js';
 import { mountRoom } from './views/room.js';
 import { mountRules } from './views/rules.js';
@@ -31,11 +35,15 @@ function route_() {
   pendingIntent = null;
   const [, view, id] = (location.hash.replace(/^#/, '') || '/').split('/');
   const query = new URLSearchParams(location.hash.split('?')[1] ?? '');
-  const roomId = id?.split('?')[0];
-  if (view === 'room' && roomId) {
-    unmount = mountRoom(root, roomId, { ...intent, watch: intent.watch || query.has('watch') }, go);
-  } else if (view === 'game' && roomId) {
-    unmount = mountReplay(root, roomId);
+  const itemId = id?.split('?')[0];
+  if (view === 'room' && itemId) {
+    unmount = mountRoom(root, itemId, { ...intent, watch: intent.watch || query.has('watch') }, go);
+  } else if (view === 'game' && itemId) {
+    unmount = mountReplay(root, itemId);
+  } else if (view === 'players' && itemId) {
+    unmount = mountProfile(root, itemId);
+  } else if (view?.split('?')[0] === 'leaderboard') {
+    unmount = mountLeaderboard(root);
   } else if (view?.split('?')[0] === 'rules') {
     unmount = mountRules(root);
   } else if (!view) {

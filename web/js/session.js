@@ -18,6 +18,8 @@
 // - `{type: 'hint', message}`: point at the hinted plane.
 // - `{type: 'seat_lost'}`: the seat token was refused; forget it and watch instead.
 // - `{type: 'watch_instead'}`: the seats are taken; join again as a spectator.
+// - `{type: 'identity_lost'}`: the player identity the join carried is unknown to the server;
+//   renew it (`identity.js`) and join again.
 // - `{type: 'rematch_seat', room_id, colour, token, ws_path}`: go to the rematch, in this seat.
 //
 // An event moves `state` on only when the view has shown it (`apply`, after the move's
@@ -226,6 +228,9 @@ export class RoomSession {
         break;
       case 'bad_token':
         effects.push(log('Your seat could not be reclaimed; you are watching instead.', true), { type: 'seat_lost' });
+        break;
+      case 'bad_identity':
+        effects.push(log('The server did not recognise this browser\'s player; joining again.'), { type: 'identity_lost' });
         break;
       case 'room_full':
       case 'seat_taken':

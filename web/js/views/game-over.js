@@ -31,6 +31,16 @@ export function showGameOver(section, { roomId, state, seat, names, next = [], a
   verify(check, { roomId, state, announced, observedRolls });
 }
 
+/**
+ * What narrows the game list to this room's players: a seat's player id on a server with
+ * identities (where `player=` takes an id), else Red's name as older servers take it.
+ */
+export function recordFilter(seats) {
+  const id = seats.red?.player_id ?? seats.yellow?.player_id;
+  if (id) return id;
+  return Object.values(seats).some((seat) => seat && 'player_id' in seat) ? undefined : seats.red?.name;
+}
+
 async function storedRecord(roomId, player) {
   // The record reaches the store shortly after the game ends. Wait for it in the game list, which
   // answers 200 either way, so no request fails (a failed one is a console error in browsers).
@@ -48,7 +58,7 @@ async function storedRecord(roomId, player) {
 
 async function verify(container, { roomId, state, announced, observedRolls }) {
   container.replaceChildren(h('p', { 'data-testid': 'fairness-result' }, 'Waiting for the game record…'));
-  const record = await storedRecord(roomId, state.seats.red?.name);
+  const record = await storedRecord(roomId, recordFilter(state.seats));
   if (record) {
     await runFairnessCheck(container, {
       fairness: record.fairness, rolls: recordRolls(record), announced, observed: observedRolls,

@@ -155,7 +155,9 @@ export function mountReplay(root, gameId) {
       const p = players[colour];
       return h('div', { class: 'player' },
         h('span', { class: `swatch ${colour}`, 'aria-hidden': 'true' }),
-        h('span', { class: 'name' }, `${p.name}${p.kind === 'computer' ? ` (computer${p.level ? `, ${p.level}` : ''})` : ''}`));
+        h('span', { class: 'name' }, p.player_id
+          ? h('a', { href: `#/players/${p.player_id}`, 'data-testid': `replay-player-${colour}` }, p.name)
+          : `${p.name}${p.kind === 'computer' ? ` (computer${p.level ? `, ${p.level}` : ''})` : ''}`));
     };
     root.replaceChildren(h('div', { class: 'room' },
       boardWrap,

@@ -8,6 +8,7 @@
 import { clientSeed, saveName, savedName } from '../api.js';
 import { h } from '../dom.js';
 import { destination, permissions } from '../gamestate.js';
+import { identity } from '../identity.js';
 import { colourName, positionText } from '../messages.js';
 import { setSound, soundOn } from './your-turn.js';
 
@@ -141,7 +142,7 @@ function renderTurn(view, allowed) {
 
 /** Asks a visitor of a room with a free seat for a name (and, folded away, a dice seed). */
 export function showJoinForm(view, status) {
-  const name = h('input', { id: 'join-name', value: savedName(), maxlength: 32, required: true, autocomplete: 'nickname' });
+  const name = h('input', { id: 'join-name', value: identity.name() || savedName(), maxlength: 32, required: true, autocomplete: 'nickname' });
   const seed = h('input', { id: 'join-seed', maxlength: 64, placeholder: 'optional' });
   const opponent = status.seats.red?.name ?? status.seats.yellow?.name;
   view.el.joinPanel.replaceChildren(
@@ -152,9 +153,10 @@ export function showJoinForm(view, status) {
     h('div', { class: 'row' },
       h('button', {
         class: 'primary', 'data-testid': 'take-seat',
-        onclick: () => {
-          const chosen = name.value.trim() || 'Player';
+        onclick: async () => {
+          const chosen = name.value.trim() || identity.name() || 'Player';
           saveName(chosen);
+          if (identity.name() && identity.name() !== chosen) await identity.rename(chosen).catch(() => null);
           view.intent = { join: { name: chosen, client_seed: clientSeed(seed.value) } };
           view.el.joinPanel.hidden = true;
           view.connect('player');

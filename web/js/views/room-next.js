@@ -4,6 +4,7 @@
 
 import { clientSeed, createRoom, savedName } from '../api.js';
 import { h } from '../dom.js';
+import { identity } from '../identity.js';
 import { colourName } from '../messages.js';
 import { showGameOver } from './game-over.js';
 
@@ -61,7 +62,7 @@ export function nextGameButtons(view) {
 
 async function playAgain(view, options) {
   try {
-    const room = await createRoom(options);
+    const room = await identity.authed((headers) => createRoom(options, headers));
     const names = view.localNames;
     const name = names ? `${names.red} & ${names.yellow}`.slice(0, 32) : savedName() || 'Player';
     view.go(`/room/${room.id}`, { join: { name, names, client_seed: clientSeed('') }, wsPath: room.ws_path });

@@ -11,6 +11,7 @@ import { ApiError, clientSeed, forgetSeat, loadSeat, roomStatus, saveSeat, saved
 import { BoardView } from '../board.js';
 import { RoomConnection } from '../connection.js';
 import { confirmDialog, h } from '../dom.js';
+import { identity } from '../identity.js';
 import { describeEvent } from '../messages.js';
 import { RoomSession } from '../session.js';
 import { ClockTracker } from './room-clock.js';
@@ -69,7 +70,11 @@ class RoomView {
   }
 
   async start() {
-    const saved = loadSeat(this.roomId);
+    // The player's identity goes with every join of a seat; a page opened on a room checks it first.
+    await identity.ensure(savedName() || undefined).catch(() => null);
+    if (this.left) return;
+    const saved = loadSeat(this.roomId) ?? (this.intent.join || this.intent.watch ? null : await this.liveSeat());
+    if (this.left) return;
     if (saved || this.intent.join || this.intent.watch) {
       this.connect(saved ? 'player' : this.intent.join ? 'player' : 'spectator');
       return;
@@ -94,6 +99,15 @@ class RoomView {
     }
   }
 
+  /** This player's seat in the room as the server lists it (`/api/players/me/live`), saved; or null. */
+  async liveSeat() {
+    const rooms = await identity.liveRooms().catch(() => []);
+    const room = rooms.find((r) => r.room_id === this.roomId && r.token);
+    if (!room) return null;
+    saveSeat(this.roomId, { colour: room.colour, token: room.token, name: identity.name() ?? savedName() });
+    return loadSeat(this.roomId);
+  }
+
   askToJoin(status) {
     showJoinForm(this, status);
   }
@@ -111,17 +125,36 @@ class RoomView {
   }
 
   joinMessage() {
+    const join = this.playerJoin();
+    const player = this.anonymous ? null : identity.credentials();
+    if (join && player) join.player = player;
+    return join ?? { type: 'join', role: 'spectator', name: savedName() || 'Spectator' };
+  }
+
+  /** The `join` of a seat (without the player's identity), or null to watch. */
+  playerJoin() {
+    if (this.role !== 'player') return null;
     const saved = loadSeat(this.roomId);
-    if (this.role === 'player' && saved) {
-      return { type: 'join', role: 'player', name: saved.name || savedName() || 'Player', token: saved.token };
+    if (saved) return { type: 'join', role: 'player', name: saved.name || savedName() || 'Player', token: saved.token };
+    if (!this.intent.join) return null;
+    const { name, client_seed: seed, colour } = this.intent.join;
+    const join = { type: 'join', role: 'player', name, client_seed: clientSeed(seed) };
+    if (colour) join.colour = colour;
+    return join;
+  }
+
+  /**
+   * The server did not know the identity the join carried: a new one is made and the join sent
+   * again; refused twice, the seat is taken without it.
+   */
+  async identityLost() {
+    if (this.identityRenewed) {
+      this.anonymous = true;
+    } else {
+      this.identityRenewed = true;
+      await identity.renew().catch(() => { this.anonymous = true; });
     }
-    if (this.role === 'player' && this.intent.join) {
-      const { name, client_seed: seed, colour } = this.intent.join;
-      const join = { type: 'join', role: 'player', name, client_seed: clientSeed(seed) };
-      if (colour) join.colour = colour;
-      return join;
-    }
-    return { type: 'join', role: 'spectator', name: savedName() || 'Spectator' };
+    if (!this.left) this.send(this.joinMessage());
   }
 
   connectionStatus(status, closeEvent) {
@@ -205,6 +238,9 @@ class RoomView {
         forgetSeat(this.roomId);
         this.role = 'spectator';
         this.connection.socket?.close();
+        break;
+      case 'identity_lost':
+        await this.identityLost();
         break;
       case 'watch_instead':
         this.role = 'spectator';

@@ -1,8 +1,11 @@
-// The start page: play a friend, join from a link, quick match, the computer, two people on one
-// device, and opening a finished game by id. Written for players: the dice seed is folded away.
+// The start page: the player's name (kept with the guest identity, `identity.js`), their live
+// games, play a friend, join from a link, quick match, the computer, two people on one device,
+// and opening a finished game by id. Written for players: the dice seed is folded away.
 
-import { ApiError, clientSeed, createRoom, quickMatch, saveName, saveSeat, savedName } from '../api.js';
+import { ApiError, clientSeed, createRoom, loadSeat, quickMatch, saveName, saveSeat, savedName } from '../api.js';
 import { h } from '../dom.js';
+import { identity } from '../identity.js';
+import { liveRoomText } from '../players.js';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
@@ -19,27 +22,107 @@ function describeError(error) {
   if (error instanceof ApiError && error.code === 'no_match') {
     return 'Nobody else is looking for a game right now. Try again in a moment, or play the computer.';
   }
+  if (error instanceof ApiError && error.code === 'bad_field') {
+    return `That name cannot be used: ${error.message}`;
+  }
   return error.message;
+}
+
+/**
+ * Saves the seats of the player's live rooms that this browser does not hold yet (a seat taken in
+ * another browser profile of the same player, or one whose token was pruned).
+ */
+function keepLiveSeats(rooms, name) {
+  for (const room of rooms) {
+    if (room.token && loadSeat(room.room_id)?.token !== room.token) {
+      saveSeat(room.room_id, { colour: room.colour, token: room.token, name });
+    }
+  }
 }
 
 /** `go(route, intent)` navigates; the intent tells the room view how to join. */
 export function mountStart(root, go) {
+  let left = false;
   const status = h('p', { role: 'status', 'aria-live': 'polite', 'data-testid': 'start-status' });
-  const name = h('input', { id: 'name', value: savedName(), maxlength: 32, autocomplete: 'nickname', placeholder: 'Player', 'data-testid': 'name' });
+  let typed = false;
+  const name = h('input', {
+    id: 'name', value: identity.name() || savedName(), maxlength: 32, autocomplete: 'nickname', placeholder: 'Player', 'data-testid': 'name',
+    oninput: () => { typed = true; },
+  });
   const seed = h('input', { id: 'seed', maxlength: 64, placeholder: 'random', 'data-testid': 'seed' });
   const playerName = () => {
-    const chosen = name.value.trim() || 'Player';
+    const chosen = name.value.trim() || identity.name() || 'Player';
     saveName(chosen);
     return chosen;
   };
   const fail = (error) => { status.textContent = describeError(error); status.className = 'error-text'; };
   const busy = (text) => { status.textContent = text; status.className = ''; };
 
+  // The name others see is the identity's: a name typed and played with is saved there too.
+  const syncName = async (chosen) => {
+    await identity.ensure().catch(() => null);
+    if (!identity.name() || identity.name() === chosen) return;
+    try {
+      await identity.rename(chosen);
+    } catch {
+      // the game is played under the typed name all the same
+    }
+  };
+  const saveButton = h('button', { type: 'submit', hidden: true, 'data-testid': 'save-name' }, 'Save name');
+  const profileLink = h('a', { href: '#/leaderboard', 'data-testid': 'my-profile' }, 'My profile');
+  const identityLine = h('p', { class: 'small-print', hidden: true, 'data-testid': 'identity' },
+    'Your games and rating stay with this browser, no sign-up needed. ', profileLink, ' · ',
+    h('a', { href: '#/leaderboard', 'data-testid': 'start-leaderboard' }, 'Leaderboard'));
+  const rename = async (event) => {
+    event.preventDefault();
+    const chosen = name.value.trim();
+    if (!chosen) {
+      fail(new Error('Type a name first.'));
+      return;
+    }
+    busy('Saving your name…');
+    try {
+      const me = await identity.rename(chosen);
+      saveName(me?.name ?? chosen);
+      if (me) name.value = me.name;
+      typed = false;
+      busy(me ? `Saved. Other players see you as ${me.name}.` : 'Saved in this browser.');
+    } catch (error) {
+      fail(error);
+    }
+  };
+  const liveList = h('ul', { class: 'live-games', 'data-testid': 'live-games' });
+  const liveSection = h('section', { class: 'card live', hidden: true, 'aria-labelledby': 'live-title' },
+    h('h2', { id: 'live-title' }, 'Your live games'), liveList);
+  const showLive = async () => {
+    let rooms;
+    try {
+      rooms = await identity.liveRooms();
+    } catch {
+      return; // the list is a convenience; the rest of the page works without it
+    }
+    if (left) return;
+    keepLiveSeats(rooms, identity.name());
+    liveList.replaceChildren(...rooms.map((room) => h('li', {},
+      h('a', { href: `#/room/${room.room_id}`, 'data-testid': 'live-game', 'data-room': room.room_id }, liveRoomText(room)))));
+    liveSection.hidden = rooms.length === 0;
+  };
+  identity.ensure(savedName() || undefined).then((me) => {
+    if (left || !me) return;
+    if (!typed) name.value = me.name;
+    saveButton.hidden = false;
+    profileLink.setAttribute('href', `#/players/${me.id}`);
+    identityLine.hidden = false;
+    showLive();
+  }, () => {});
+
   const newRoom = async (options, join = {}) => {
     busy('Creating the room…');
     try {
-      const room = await createRoom(options);
-      go(`/room/${room.id}`, { join: { name: playerName(), client_seed: clientSeed(seed.value), ...join }, wsPath: room.ws_path });
+      const chosen = playerName();
+      await syncName(chosen);
+      const room = await identity.authed((headers) => createRoom(options, headers));
+      go(`/room/${room.id}`, { join: { name: chosen, client_seed: clientSeed(seed.value), ...join }, wsPath: room.ws_path });
     } catch (error) {
       fail(error);
     }
@@ -74,9 +157,11 @@ export function mountStart(root, go) {
     current.timer = setInterval(tick, 1000);
     busy('');
     try {
-      const match = await quickMatch(playerName(), clientSeed(seed.value), current.abort.signal);
+      const chosen = playerName();
+      await syncName(chosen);
+      const match = await identity.authed((headers) => quickMatch(chosen, clientSeed(seed.value), current.abort.signal, headers));
       if (matching !== current) return;
-      saveSeat(match.room_id, { colour: match.colour, token: match.token, name: playerName() });
+      saveSeat(match.room_id, { colour: match.colour, token: match.token, name: chosen });
       go(`/room/${match.room_id}`, { wsPath: match.ws_path });
     } catch (error) {
       if (matching === current) fail(error);
@@ -110,11 +195,13 @@ export function mountStart(root, go) {
     h('p', { class: 'lead' }, 'Race your four planes around the board and home before your opponent does. Roll a six to take off, land on a plane to send it home. ',
       h('a', { href: '#/rules', 'data-testid': 'start-rules' }, 'How to play')),
     h('div', { class: 'card' },
-      h('div', { class: 'row' }, h('label', { for: 'name' }, 'Your name', name)),
+      h('form', { class: 'row', onsubmit: rename }, h('label', { for: 'name' }, 'Your name', name), saveButton),
+      identityLine,
       h('details', {}, h('summary', {}, 'Your own dice seed (optional)'),
         h('p', { class: 'small-print' }, 'The die is fair and you can check every roll after the game. Your browser adds a random seed of its own; type one here if you want to choose it.'),
         h('label', { for: 'seed' }, 'Dice seed', seed)),
       status),
+    liveSection,
     h('div', { class: 'cards' },
       card('Play a friend online', 'Get a link to send to a friend.',
         h('button', { class: 'primary', 'data-testid': 'create-room', onclick: () => newRoom({ mode: 'online' }) }, 'Create a game')),
@@ -141,6 +228,7 @@ export function mountStart(root, go) {
           gameId, h('button', { type: 'submit', 'data-testid': 'open-game' }, 'Open')))),
   );
   return () => {
+    left = true;
     if (matching) {
       matching.abort.abort();
       clearInterval(matching.timer);

@@ -78,6 +78,9 @@ export async function startServer(env = {}) {
       AEROPLANE_LISTEN: `127.0.0.1:${port}`,
       AEROPLANE_DATA_DIR: join(dataDir, 'data'),
       RUST_LOG: process.env.RUST_LOG || 'warn',
+      // Every page of a test comes from 127.0.0.1, and every new browser context spends one of
+      // the address's room creations on its guest identity (POST /api/players): allow plenty.
+      AEROPLANE_ROOMS_PER_ADDRESS_PER_MINUTE: '1000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -34,6 +34,7 @@ for (const [size, viewport] of Object.entries({ phone: VIEWPORTS.phone, desktop:
     const errors = [];
     const page = await openPage(browser, server.url, errors, `shots-${size}`, { viewport });
     await page.goto('/');
+    await page.getByTestId('identity').waitFor(); // the player's guest identity is shown
     await page.getByTestId('name').fill('Ann');
     await shot(page, `start-${size}`);
 

@@ -298,6 +298,11 @@ test('refusals that need more than a line: a lost seat, taken seats, an older se
   assert.deepEqual(types(before), ['log', 'watch_instead'], 'nothing to render before a snapshot');
 });
 
+test('a join refused for an unknown player identity asks the view to renew it and join again', () => {
+  const effects = new RoomSession().receive({ type: 'error', id: 1, code: 'bad_identity', message: 'unknown player' });
+  assert.deepEqual(types(effects), ['log', 'identity_lost']);
+});
+
 test('an error without a request id is shown, and answers no action', () => {
   const session = joined();
   const effects = session.receive({ type: 'error', code: 'bad_message', message: 'that is not JSON' });
