@@ -1,7 +1,8 @@
 //! The `plyyard` engine as it was before `Game` became a facade over `Table`, kept here as the
 //! reference the facade is checked against event by event (like the naive perft walks of
 //! `tests/editions/naive.rs`). It is the old `src/game.rs`, with its draw state written out.
-#![allow(dead_code)]
+// The old names are kept as they were, `to_act(&self)` included.
+#![allow(dead_code, clippy::wrong_self_convention)]
 
 use aeroplane_rules::board::{FINISH_PROGRESS, LAST_RING_PROGRESS};
 use aeroplane_rules::{
