@@ -38,6 +38,7 @@ pub struct Table {
     pub(crate) at_stake: PlaneSet,
     /// Per side: 0 while in play, else its final place from 1.
     pub(crate) places: [u8; 4],
+    /// The draw-offer state (its rules are in [`TableDraw`]).
     pub(crate) draw: TableDraw,
 }
 
