@@ -263,13 +263,17 @@ impl Rules {
     /// C1.4): an own-colour ring square from 4 to 44 that is not the flight square.
     #[inline]
     pub const fn jumps_from(self, progress: u8) -> bool {
+        // The edition first: in `plyyard` nothing jumps, whatever square a random roll reached.
+        if matches!(self.ruleset, Ruleset::Plyyard) {
+            return false;
+        }
         let own_colour =
             progress.is_multiple_of(4) && progress >= 4 && progress + 4 < LAST_RING_PROGRESS;
         let flight_square = match self.flight() {
             Some((from, _)) => from == progress,
             None => false,
         };
-        !matches!(self.ruleset, Ruleset::Plyyard) && own_colour && !flight_square
+        own_colour && !flight_square
     }
 
     /// Whether jumps and shortcuts send home what they pass (`classic`), not only the final square.

@@ -201,9 +201,9 @@ impl Game {
         table.to_act = side(to_act);
         table.sixes = sixes;
         if let Some(winner) = ended.winner {
-            table.places[side(winner).index()] = 1;
+            table.set_place(side(winner), 1);
             if ended.reason != EndReason::Finished {
-                table.places[side(winner.opponent()).index()] = 2;
+                table.set_place(side(winner.opponent()), 2);
             }
         }
         table.phase = TablePhase::Over(TableOutcome {

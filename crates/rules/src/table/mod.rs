@@ -38,6 +38,9 @@ pub struct Table {
     pub(crate) at_stake: PlaneSet,
     /// Per side: 0 while in play, else its final place from 1.
     pub(crate) places: [u8; 4],
+    /// The sides seated and still in play, one bit per side index: what `seated` and `places`
+    /// say, kept as a mask so that captures and turns find the others without a branch per side.
+    playing: u8,
     /// The draw-offer state (its rules are in [`TableDraw`]).
     pub(crate) draw: TableDraw,
 }
@@ -59,6 +62,14 @@ impl Table {
     pub(crate) const PLYYARD: Table = Table::initial(Rules::PLYYARD, [true, false, true, false]);
 
     const fn initial(rules: Rules, seated: [bool; 4]) -> Table {
+        let mut playing = 0;
+        let mut index = 0;
+        while index < 4 {
+            if seated[index] {
+                playing |= 1 << index;
+            }
+            index += 1;
+        }
         Table {
             rules,
             seated,
@@ -68,6 +79,7 @@ impl Table {
             sixes: 0,
             at_stake: PlaneSet::EMPTY,
             places: [0; 4],
+            playing,
             draw: TableDraw::NONE,
         }
     }
@@ -97,7 +109,7 @@ impl Table {
     /// Whether `side` sits here and is still playing (not finished, not resigned).
     #[inline]
     pub const fn in_play(&self, side: Side) -> bool {
-        self.seated[side.index()] && self.places[side.index()] == 0
+        self.playing & (1 << side.index()) != 0
     }
 
     /// The final place of `side` once it is out of play (1 is the winner), else `None`.
@@ -380,8 +392,20 @@ impl Table {
             .expect("a player in play has a free place")
     }
 
-    fn take_place(&mut self, side: Side, place: u8, events: &mut impl Record) {
+    /// Gives `side` its final place (from 1): it is out of play.
+    pub(crate) const fn set_place(&mut self, side: Side, place: u8) {
         self.places[side.index()] = place;
+        self.playing &= !(1 << side.index());
+    }
+
+    /// The sides in play other than `side`, one bit per side index.
+    #[inline]
+    pub(crate) const fn others_in_play(&self, side: Side) -> u8 {
+        self.playing & !(1 << side.index())
+    }
+
+    fn take_place(&mut self, side: Side, place: u8, events: &mut impl Record) {
+        self.set_place(side, place);
         events.record(TableEvent::Out { side, place });
     }
 
@@ -410,10 +434,14 @@ impl Table {
     /// The next player in play after `side`, clockwise.
     #[inline]
     pub fn next_after(&self, side: Side) -> Side {
-        (1..=4)
-            .map(|step| Side::from_index(side.index() + step))
-            .find(|next| self.in_play(*next))
-            .unwrap_or(side)
+        let others = self.others_in_play(side) as u32;
+        if others == 0 {
+            return side;
+        }
+        // The others' bits twice over, shifted so that bit 0 is the seat after `side`: the lowest
+        // bit set is the number of seats to go round, less one.
+        let ahead = (others | others << 4) >> (side.index() + 1);
+        Side::from_index(side.index() + 1 + ahead.trailing_zeros() as usize)
     }
 
     #[inline]

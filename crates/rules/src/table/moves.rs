@@ -186,15 +186,14 @@ impl Table {
             return false;
         }
         let mut sent = false;
-        for victim in Side::ALL {
-            if victim == mover || !self.in_play(victim) {
-                continue;
-            }
+        let mut victims = self.others_in_play(mover);
+        while victims != 0 {
+            let victim = Side::from_index(victims.trailing_zeros() as usize);
+            victims &= victims - 1;
             let progress = square.steps_from(victim.start_square());
-            if progress > LAST_RING_PROGRESS {
-                continue;
+            if progress <= LAST_RING_PROGRESS {
+                sent |= self.send_home(victim, Position::Route(progress), Some(square), events);
             }
-            sent |= self.send_home(victim, Position::Route(progress), Some(square), events);
         }
         sent
     }
