@@ -142,7 +142,7 @@ fn play(args: &Args, group: u64, a_seat: usize, tally: &mut Tally) {
         let side = table.to_act();
         match table.phase() {
             TablePhase::Over(outcome) => {
-                tally.a_wins += u32::from(outcome.winner == a_side);
+                tally.a_wins += u32::from(outcome.winner == Some(a_side));
                 return;
             }
             TablePhase::AwaitingRoll => {

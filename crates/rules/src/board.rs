@@ -365,6 +365,15 @@ impl PlaneSet {
         self.0.count_ones() as usize
     }
 
+    /// The lowest-numbered plane of the set, if any.
+    pub(crate) const fn first(self) -> Option<Plane> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Plane(self.0.trailing_zeros() as u8))
+        }
+    }
+
     /// The planes in the set, in increasing order.
     pub fn iter(self) -> impl Iterator<Item = Plane> + Clone {
         Plane::ALL

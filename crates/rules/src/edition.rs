@@ -32,16 +32,19 @@ impl Side {
     pub const ALL: [Side; 4] = [Side::Red, Side::Green, Side::Yellow, Side::Blue];
 
     /// 0 for Red to 3 for Blue: the clockwise seat index.
+    #[inline]
     pub const fn index(self) -> usize {
         self as usize
     }
 
     /// The colour with this clockwise seat index (taken modulo 4).
+    #[inline]
     pub const fn from_index(index: usize) -> Side {
         Side::ALL[index % 4]
     }
 
     /// The ring square where this colour's planes enter the ring.
+    #[inline]
     pub const fn start_square(self) -> RingIndex {
         match RingIndex::new(13 * self as u8) {
             Some(square) => square,
@@ -208,6 +211,7 @@ impl Rules {
     }
 
     /// The progress of the centre: 56 in `plyyard` (a lane of 5), 57 elsewhere (a runway of 6).
+    #[inline]
     pub const fn finish(self) -> u8 {
         match self.ruleset {
             Ruleset::Plyyard => 56,
@@ -216,6 +220,7 @@ impl Rules {
     }
 
     /// Whether `roll` lets a plane leave its hangar (a six; in `classic` any even number).
+    #[inline]
     pub const fn launches(self, roll: Die) -> bool {
         match self.ruleset {
             Ruleset::Plyyard | Ruleset::Flights => roll.is_six(),
@@ -224,6 +229,7 @@ impl Rules {
     }
 
     /// Whether nothing is ever sent home on this ring square (only `plyyard` has such squares).
+    #[inline]
     pub const fn is_safe(self, square: RingIndex) -> bool {
         match self.ruleset {
             Ruleset::Plyyard => square.is_safe(),
@@ -232,16 +238,19 @@ impl Rules {
     }
 
     /// Whether an overshoot in the runway bounces back (`flights`) instead of being illegal.
+    #[inline]
     pub const fn bounces(self) -> bool {
         matches!(self.ruleset, Ruleset::Flights)
     }
 
     /// Whether a capture or a plane reaching the centre earns a roll (only `plyyard`).
+    #[inline]
     pub const fn rewards_captures_and_finishes(self) -> bool {
         matches!(self.ruleset, Ruleset::Plyyard)
     }
 
     /// The flight (`flights`) or shortcut (`classic`): from which progress to which.
+    #[inline]
     pub const fn flight(self) -> Option<(u8, u8)> {
         match self.ruleset {
             Ruleset::Plyyard => None,
@@ -252,27 +261,35 @@ impl Rules {
 
     /// Whether a plane that stopped at `progress` jumps 4 on (`flights.md` F1.7, `classic.md`
     /// C1.4): an own-colour ring square from 4 to 44 that is not the flight square.
+    #[inline]
     pub const fn jumps_from(self, progress: u8) -> bool {
+        // The edition first: in `plyyard` nothing jumps, whatever square a random roll reached.
+        if matches!(self.ruleset, Ruleset::Plyyard) {
+            return false;
+        }
         let own_colour =
             progress.is_multiple_of(4) && progress >= 4 && progress + 4 < LAST_RING_PROGRESS;
         let flight_square = match self.flight() {
             Some((from, _)) => from == progress,
             None => false,
         };
-        !matches!(self.ruleset, Ruleset::Plyyard) && own_colour && !flight_square
+        own_colour && !flight_square
     }
 
     /// Whether jumps and shortcuts send home what they pass (`classic`), not only the final square.
+    #[inline]
     pub const fn sends_home_along_the_way(self) -> bool {
         matches!(self.ruleset, Ruleset::Classic)
     }
 
     /// Whether own planes on one square form a stack that moves as one (`classic`).
+    #[inline]
     pub const fn stacks(self) -> bool {
         matches!(self.ruleset, Ruleset::Classic)
     }
 
     /// What a third consecutive six sends home.
+    #[inline]
     pub const fn third_six(self) -> ThirdSix {
         match self.ruleset {
             Ruleset::Plyyard => ThirdSix::Nothing,
@@ -282,6 +299,7 @@ impl Rules {
     }
 
     /// Whether the first player to finish ends the game for everyone (all but `classic`).
+    #[inline]
     pub const fn ends_at_first_finish(self) -> bool {
         !matches!(self.ruleset, Ruleset::Classic)
     }

@@ -1,12 +1,20 @@
-//! The game state and the actions that change it (`rules.md` §4–§5).
+//! [`Game`]: a two-player `plyyard` game (`rules.md`), the type the server, the bots and the
+//! clients play.
 //!
-//! Every action checks everything before it changes anything, so a refused action leaves the
-//! game exactly as it was and returns a [`RuleError`]. An accepted action returns the
-//! [`Events`] it produced.
+//! `Game` decides nothing itself: it is a facade over a `plyyard` [`Table`] with Red and Yellow
+//! seated, the crate's one engine, and only translates between the two vocabularies: [`Colour`]
+//! and [`Side`], [`Phase`] and [`TablePhase`], [`Outcome`] and [`TableOutcome`], and a table's
+//! step-by-step [`TableEvents`] and the [`Events`] of `plyyard`, where a move is one
+//! [`Event::Moved`] that carries its capture, finish and extra roll. As with the table, a refused
+//! action leaves the game exactly as it was and returns a [`RuleError`].
 
-use crate::board::{Colour, Die, FINISH_PROGRESS, LAST_RING_PROGRESS, Plane, PlaneSet, Position};
+use std::fmt;
+
+use crate::board::{Colour, Die, Plane, PlaneSet, Position};
+use crate::edition::Side;
 use crate::error::RuleError;
-use crate::event::{Capture, Event, Events, PassReason};
+use crate::event::{Capture, Event, Events};
+use crate::table::{Record, Table, TableDraw, TableEvent, TableOutcome, TablePhase};
 
 /// The planes of one player, indexed by plane number.
 pub type Planes = [Position; 4];
@@ -86,19 +94,38 @@ impl DrawState {
     pub const fn may_offer(&self, colour: Colour) -> bool {
         !self.offer_blocked[colour.index()]
     }
+
+    /// The two-player view of a table's draw state.
+    const fn of_table(draw: TableDraw) -> DrawState {
+        DrawState {
+            offer: match draw.standing_offer() {
+                Some(side) => side.colour(),
+                None => None,
+            },
+            offer_blocked: [!draw.may_offer(Side::Red), !draw.may_offer(Side::Yellow)],
+        }
+    }
+
+    /// The table's draw state for this two-player one.
+    #[cfg(feature = "serde")]
+    pub(crate) const fn to_table(self) -> TableDraw {
+        let mut draw = TableDraw::NONE;
+        draw.set_may_offer(Side::Red, !self.offer_blocked[0]);
+        draw.set_may_offer(Side::Yellow, !self.offer_blocked[1]);
+        if let Some(offerer) = self.offer {
+            draw.offer = Some(side(offerer));
+            draw.agreed = 1 << side(offerer).index();
+        }
+        draw
+    }
 }
 
 /// A complete game position: planes, whose turn, the phase, the six counter and the draw state.
 ///
-/// It is small, `Copy` and hashable, so search and perft can copy it freely.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Game {
-    pub(crate) planes: [Planes; 2],
-    pub(crate) to_act: Colour,
-    pub(crate) phase: Phase,
-    pub(crate) sixes: u8,
-    pub(crate) draw: DrawState,
-}
+/// It is small, `Copy` and hashable, so search and perft can copy it freely. Inside it is a
+/// two-player `plyyard` [`Table`], which plays every rule.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Game(Table);
 
 impl Default for Game {
     fn default() -> Self {
@@ -106,62 +133,143 @@ impl Default for Game {
     }
 }
 
+/// Written as the fields the game had before it wrapped a table, so logs and test failures read
+/// the same.
+impl fmt::Debug for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Game")
+            .field(
+                "planes",
+                &[self.planes(Colour::Red), self.planes(Colour::Yellow)],
+            )
+            .field("to_act", &self.to_act())
+            .field("phase", &self.phase())
+            .field("sixes", &self.sixes())
+            .field("draw", &self.draw())
+            .finish()
+    }
+}
+
+/// The table side of a colour.
+#[inline]
+pub(crate) const fn side(colour: Colour) -> Side {
+    match colour {
+        Colour::Red => Side::Red,
+        Colour::Yellow => Side::Yellow,
+    }
+}
+
+/// The colour of a side of a `plyyard` table, where only Red and Yellow sit.
+#[inline]
+const fn colour(side: Side) -> Colour {
+    match side {
+        Side::Yellow => Colour::Yellow,
+        Side::Red | Side::Green | Side::Blue => Colour::Red,
+    }
+}
+
+#[inline]
+const fn outcome(outcome: TableOutcome) -> Outcome {
+    Outcome {
+        winner: match outcome.winner {
+            Some(side) => Some(colour(side)),
+            None => None,
+        },
+        reason: outcome.reason,
+    }
+}
+
 impl Game {
     /// The initial position: every plane in its base, Red to roll.
     pub const fn new() -> Game {
-        Game {
-            planes: [[Position::Base; 4]; 2],
-            to_act: Colour::Red,
-            phase: Phase::AwaitingRoll,
-            sixes: 0,
-            draw: DrawState {
-                offer: None,
-                offer_blocked: [false; 2],
-            },
+        Game(Table::PLYYARD)
+    }
+
+    /// The game around a two-player `plyyard` table.
+    pub(crate) const fn from_table(table: Table) -> Game {
+        Game(table)
+    }
+
+    /// A game that has ended with `ended`, as the table would have left it (the JSON form reads
+    /// these): the winner holds the first place and, unless it won by finishing, the loser the
+    /// second.
+    #[cfg(feature = "serde")]
+    pub(crate) fn ended(planes: [Planes; 2], to_act: Colour, sixes: u8, ended: Outcome) -> Game {
+        let mut table = Table::PLYYARD;
+        table.planes[Side::Red.index()] = planes[Colour::Red.index()];
+        table.planes[Side::Yellow.index()] = planes[Colour::Yellow.index()];
+        table.to_act = side(to_act);
+        table.sixes = sixes;
+        if let Some(winner) = ended.winner {
+            table.set_place(side(winner), 1);
+            if ended.reason != EndReason::Finished {
+                table.set_place(side(winner.opponent()), 2);
+            }
         }
+        table.phase = TablePhase::Over(TableOutcome {
+            winner: ended.winner.map(side),
+            reason: ended.reason,
+        });
+        Game(table)
+    }
+
+    /// This game with the draw state `draw`.
+    #[cfg(feature = "serde")]
+    pub(crate) const fn with_draw(mut self, draw: DrawState) -> Game {
+        self.0.draw = draw.to_table();
+        self
+    }
+
+    /// The `plyyard` table this game plays on.
+    pub(crate) const fn table(&self) -> &Table {
+        &self.0
     }
 
     /// The four planes of `colour`.
     pub const fn planes(&self, colour: Colour) -> Planes {
-        self.planes[colour.index()]
+        self.0.planes(side(colour))
     }
 
     /// Where one plane is.
     pub const fn position(&self, colour: Colour, plane: Plane) -> Position {
-        self.planes[colour.index()][plane.index()]
+        self.0.position(side(colour), plane)
     }
 
     /// The player who acts next (after game over: the one who would have).
     pub const fn to_act(&self) -> Colour {
-        self.to_act
+        colour(self.0.to_act())
     }
 
     /// What the game waits for.
     pub const fn phase(&self) -> Phase {
-        self.phase
+        match self.0.phase() {
+            TablePhase::AwaitingRoll => Phase::AwaitingRoll,
+            TablePhase::AwaitingMove { roll, legal } => Phase::AwaitingMove { roll, legal },
+            TablePhase::Over(over) => Phase::Over(outcome(over)),
+        }
     }
 
     /// Consecutive sixes rolled in the current turn, `0..=2`.
     pub const fn sixes(&self) -> u8 {
-        self.sixes
+        self.0.sixes()
     }
 
     /// The draw-offer state.
     pub const fn draw(&self) -> DrawState {
-        self.draw
+        DrawState::of_table(self.0.draw())
     }
 
     /// How the game ended, or `None` while it is live.
     pub const fn outcome(&self) -> Option<Outcome> {
-        match self.phase {
-            Phase::Over(outcome) => Some(outcome),
-            _ => None,
+        match self.0.outcome() {
+            Some(over) => Some(outcome(over)),
+            None => None,
         }
     }
 
     /// Whether the game has ended.
     pub const fn is_over(&self) -> bool {
-        matches!(self.phase, Phase::Over(_))
+        self.0.is_over()
     }
 
     /// The ring square of a plane, if it is on the ring.
@@ -172,135 +280,37 @@ impl Game {
     /// The planes of `colour` that could move for `roll` (`rules.md` §4 step 4).
     #[inline]
     pub fn legal_planes(&self, colour: Colour, roll: Die) -> PlaneSet {
-        let mut legal = PlaneSet::EMPTY;
-        for (plane, position) in Plane::ALL.into_iter().zip(self.planes(colour)) {
-            let movable = match position {
-                Position::Base => roll.is_six(),
-                Position::Route(progress) => progress + roll.value() <= FINISH_PROGRESS,
-                Position::Finished => false,
-            };
-            if movable {
-                legal = legal.with(plane);
-            }
-        }
-        legal
+        self.0.legal_planes(side(colour), roll)
     }
 
     /// Whether `colour` may roll now: `Ok` exactly when [`Game::roll`] would accept a roll,
     /// whatever the die shows. The server asks this before drawing a die value, so a refused
     /// roll never consumes one.
     pub fn check_roll(&self, colour: Colour) -> Result<(), RuleError> {
-        match self.phase {
-            Phase::Over(_) => Err(RuleError::GameOver),
-            _ if colour != self.to_act => Err(RuleError::NotYourTurn),
-            Phase::AwaitingMove { .. } => Err(RuleError::MoveFirst),
-            Phase::AwaitingRoll => Ok(()),
-        }
+        self.0.check_roll(side(colour))
     }
 
-    /// Rolls `die` for `colour`, the player to act (`rules.md` §4 steps 1–5).
+    /// Rolls `die` for `colour`, the player to act (`rules.md` §4 steps 1–5). A roll by the
+    /// receiver of a standing draw offer declines it (`rules.md` §5).
     #[inline]
     pub fn roll(&mut self, colour: Colour, die: Die) -> Result<Events, RuleError> {
-        self.check_roll(colour)?;
         let mut events = Events::new();
-        self.sixes = if die.is_six() { self.sixes + 1 } else { 0 };
-        let void = die.is_six() && self.sixes == 3;
-        let legal = if void {
-            PlaneSet::EMPTY
-        } else {
-            self.legal_planes(colour, die)
-        };
-        events.push(Event::Rolled {
-            colour,
-            value: die,
-            legal,
-        });
-        // Any roll by the receiver declines a standing offer; the offerer's rolls never do.
-        if self.draw.offer == Some(colour.opponent()) {
-            self.draw.offer = None;
-            events.push(Event::DrawDeclined {
-                by: colour,
-                implicit: true,
-            });
-        }
-        if void {
-            self.pass_turn(PassReason::VoidThirdSix, &mut events);
-        } else if legal.is_empty() {
-            self.pass_turn(PassReason::NoLegalMove, &mut events);
-        } else {
-            self.phase = Phase::AwaitingMove { roll: die, legal };
-        }
+        self.0.roll_into(side(colour), die, &mut events)?;
         Ok(events)
     }
 
     /// Moves `plane` of `colour` for the pending roll (`rules.md` §4 steps 6–11).
     #[inline]
     pub fn move_plane(&mut self, colour: Colour, plane: Plane) -> Result<Events, RuleError> {
-        let (roll, legal) = match self.phase {
-            Phase::Over(_) => return Err(RuleError::GameOver),
-            _ if colour != self.to_act => return Err(RuleError::NotYourTurn),
-            Phase::AwaitingRoll => return Err(RuleError::RollFirst),
-            Phase::AwaitingMove { roll, legal } => (roll, legal),
-        };
-        if !legal.contains(plane) {
-            return Err(RuleError::IllegalPlane);
-        }
-        let own = colour.index();
-        let from = self.planes[own][plane.index()];
-        let (to, capture) = match from {
-            Position::Base => (Position::Route(0), None),
-            Position::Route(progress) => {
-                let progress = progress + roll.value();
-                let to = Position::from_progress(progress).expect("legal moves end by the finish");
-                let capture = if progress <= LAST_RING_PROGRESS {
-                    self.capture_at(colour, to)
-                } else {
-                    None
-                };
-                (to, capture)
-            }
-            Position::Finished => unreachable!("a finished plane is never legal"),
-        };
-        self.planes[own][plane.index()] = to;
-        let finished = to == Position::Finished;
-        let won = finished && self.planes[own].iter().all(|p| *p == Position::Finished);
-        let extra_roll = !won && (roll.is_six() || capture.is_some() || finished);
         let mut events = Events::new();
-        events.push(Event::Moved {
-            colour,
-            plane,
-            from,
-            to,
-            capture,
-            finished,
-            extra_roll,
-        });
-        if won {
-            self.end(
-                Outcome {
-                    winner: Some(colour),
-                    reason: EndReason::Finished,
-                },
-                &mut events,
-            );
-        } else if extra_roll {
-            self.phase = Phase::AwaitingRoll;
-        } else {
-            self.pass_turn(PassReason::Normal, &mut events);
-        }
+        self.0.move_plane_into(side(colour), plane, &mut events)?;
         Ok(events)
     }
 
     /// `colour` resigns; allowed at any time while the game is live, on either player's turn.
     pub fn resign(&mut self, colour: Colour) -> Result<Events, RuleError> {
-        self.ensure_live()?;
         let mut events = Events::new();
-        events.push(Event::Resigned { colour });
-        let outcome = Outcome {
-            winner: Some(colour.opponent()),
-            reason: EndReason::Resigned,
-        };
-        self.end(outcome, &mut events);
+        self.0.resign_into(side(colour), &mut events)?;
         Ok(events)
     }
 
@@ -309,143 +319,126 @@ impl Game {
     /// The rules do not decide when these happen (the server's grace period and turn clock do);
     /// they only record the result: the opponent of `colour` wins.
     pub fn forfeit(&mut self, colour: Colour, reason: Forfeit) -> Result<Events, RuleError> {
-        self.ensure_live()?;
         let mut events = Events::new();
-        let reason = match reason {
-            Forfeit::Abandoned => EndReason::Abandoned,
-            Forfeit::Timeout => EndReason::Timeout,
-        };
-        self.end(
-            Outcome {
-                winner: Some(colour.opponent()),
-                reason,
-            },
-            &mut events,
-        );
+        self.0.forfeit_into(side(colour), reason, &mut events)?;
         Ok(events)
     }
 
     /// `colour` offers a draw; only one offer stands at a time (`rules.md` §5).
     pub fn offer_draw(&mut self, colour: Colour) -> Result<Events, RuleError> {
-        self.ensure_live()?;
-        if self.draw.offer.is_some() {
-            return Err(RuleError::OfferPending);
-        }
-        if !self.draw.may_offer(colour) {
-            return Err(RuleError::OfferTooSoon);
-        }
-        self.draw.offer = Some(colour);
-        self.draw.offer_blocked[colour.index()] = true;
         let mut events = Events::new();
-        events.push(Event::DrawOffered { by: colour });
+        self.0.offer_draw_into(side(colour), &mut events)?;
         Ok(events)
     }
 
     /// `colour`, the receiver of the standing offer, accepts it: the game is drawn.
     pub fn accept_draw(&mut self, colour: Colour) -> Result<Events, RuleError> {
-        self.ensure_receiver(colour)?;
         let mut events = Events::new();
-        events.push(Event::DrawAccepted { by: colour });
-        self.end(
-            Outcome {
-                winner: None,
-                reason: EndReason::Agreed,
-            },
-            &mut events,
-        );
+        self.0.accept_draw_into(side(colour), &mut events)?;
         Ok(events)
     }
 
     /// `colour`, the receiver of the standing offer, declines it.
     pub fn decline_draw(&mut self, colour: Colour) -> Result<Events, RuleError> {
-        self.ensure_receiver(colour)?;
-        self.draw.offer = None;
         let mut events = Events::new();
-        events.push(Event::DrawDeclined {
-            by: colour,
-            implicit: false,
-        });
+        self.0.decline_draw_into(side(colour), &mut events)?;
         Ok(events)
     }
 
     /// `colour`, who made the standing offer, withdraws it.
     pub fn withdraw_draw(&mut self, colour: Colour) -> Result<Events, RuleError> {
-        self.ensure_live()?;
-        match self.draw.offer {
-            None => Err(RuleError::NoOffer),
-            Some(offerer) if offerer != colour => Err(RuleError::NotOfferOwner),
-            Some(_) => {
-                self.draw.offer = None;
-                let mut events = Events::new();
-                events.push(Event::DrawWithdrawn { by: colour });
-                Ok(events)
+        let mut events = Events::new();
+        self.0.withdraw_draw_into(side(colour), &mut events)?;
+        Ok(events)
+    }
+}
+
+/// A `plyyard` table's events told as `plyyard` events, as they come: a launch or a walk is one
+/// [`Event::Moved`], and the planes it sent home, its finish and its extra roll, which the table
+/// records after it, are written into it. Places (`Out`) are not told: the `GameOver` that
+/// follows says who won.
+impl Record for Events {
+    // Always inlined: each call site records one known kind of event, so the match folds away.
+    #[inline(always)]
+    fn record(&mut self, event: TableEvent) {
+        let moved = |side, plane, from, to| Event::Moved {
+            colour: colour(side),
+            plane,
+            from,
+            to,
+            capture: None,
+            finished: false,
+            extra_roll: false,
+        };
+        match event {
+            TableEvent::Rolled { side, value, legal } => self.push(Event::Rolled {
+                colour: colour(side),
+                value,
+                legal,
+            }),
+            TableEvent::Launched { side, plane } => {
+                self.push(moved(side, plane, Position::Base, Position::Route(0)));
             }
-        }
-    }
-
-    fn ensure_live(&self) -> Result<(), RuleError> {
-        if self.is_over() {
-            Err(RuleError::GameOver)
-        } else {
-            Ok(())
-        }
-    }
-
-    fn ensure_receiver(&self, colour: Colour) -> Result<(), RuleError> {
-        self.ensure_live()?;
-        match self.draw.offer {
-            None => Err(RuleError::NoOffer),
-            Some(offerer) if offerer == colour => Err(RuleError::NotOfferReceiver),
-            Some(_) => Ok(()),
-        }
-    }
-
-    /// Sends every opposing plane on the ring square of `landed` back to base, unless the square
-    /// is safe. Returns what was captured, if anything.
-    fn capture_at(&mut self, mover: Colour, landed: Position) -> Option<Capture> {
-        let square = landed.ring_index(mover)?;
-        if square.is_safe() {
-            return None;
-        }
-        let victim = mover.opponent();
-        // The victim's planes on `square` are exactly those at this progress; past its lane mouth
-        // it is a square the victim never visits.
-        let progress = square.steps_from(victim.start_square());
-        if progress > LAST_RING_PROGRESS {
-            return None;
-        }
-        let mut captured = PlaneSet::EMPTY;
-        for (plane, position) in Plane::ALL.into_iter().zip(&mut self.planes[victim.index()]) {
-            if *position == Position::Route(progress) {
-                *position = Position::Base;
-                captured = captured.with(plane);
+            TableEvent::Moved {
+                side,
+                planes,
+                from,
+                to,
+            } => {
+                let plane = planes.first().expect("a walk moves a plane");
+                self.push(moved(side, plane, from, to));
             }
+            TableEvent::SentHome {
+                side,
+                planes,
+                square: Some(square),
+            } => {
+                if let Some(Event::Moved { capture, .. }) = self.last_mut() {
+                    *capture = Some(Capture {
+                        colour: colour(side),
+                        planes,
+                        square,
+                    });
+                }
+            }
+            TableEvent::Finished { .. } => {
+                if let Some(Event::Moved { finished, .. }) = self.last_mut() {
+                    *finished = true;
+                }
+            }
+            TableEvent::ExtraRoll { .. } => {
+                if let Some(Event::Moved { extra_roll, .. }) = self.last_mut() {
+                    *extra_roll = true;
+                }
+            }
+            TableEvent::TurnPassed { from, to, reason } => self.push(Event::TurnPassed {
+                from: colour(from),
+                to: colour(to),
+                reason,
+            }),
+            TableEvent::GameOver { outcome: over } => self.push(Event::GameOver {
+                outcome: outcome(over),
+            }),
+            TableEvent::DrawOffered { by } => self.push(Event::DrawOffered { by: colour(by) }),
+            TableEvent::DrawAccepted { by } => self.push(Event::DrawAccepted { by: colour(by) }),
+            TableEvent::DrawDeclined { by, implicit } => self.push(Event::DrawDeclined {
+                by: colour(by),
+                implicit,
+            }),
+            TableEvent::DrawWithdrawn { by } => self.push(Event::DrawWithdrawn { by: colour(by) }),
+            TableEvent::Resigned { side } => self.push(Event::Resigned {
+                colour: colour(side),
+            }),
+            // Never at a two-player `plyyard` table but `Out`: no lane square is crossed, no jump
+            // or flight follows a walk, a third six sends nothing back and nobody leaves while the
+            // game goes on.
+            TableEvent::SentHome { square: None, .. }
+            | TableEvent::Jumped { .. }
+            | TableEvent::Flew { .. }
+            | TableEvent::ThirdSix { .. }
+            | TableEvent::DrawLapsed { .. }
+            | TableEvent::Out { .. } => {}
         }
-        if captured.is_empty() {
-            return None;
-        }
-        Some(Capture {
-            colour: victim,
-            planes: captured,
-            square,
-        })
-    }
-
-    fn pass_turn(&mut self, reason: PassReason, events: &mut Events) {
-        let from = self.to_act;
-        let to = from.opponent();
-        self.to_act = to;
-        self.sixes = 0;
-        self.phase = Phase::AwaitingRoll;
-        // The turn passed from the opponent to `to`: its anti-spam embargo on offers is over.
-        self.draw.offer_blocked[to.index()] = false;
-        events.push(Event::TurnPassed { from, to, reason });
-    }
-
-    fn end(&mut self, outcome: Outcome, events: &mut Events) {
-        self.phase = Phase::Over(outcome);
-        self.draw.offer = None;
-        events.push(Event::GameOver { outcome });
     }
 }
 

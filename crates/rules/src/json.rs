@@ -181,7 +181,7 @@ fn game_from_form(form: GameForm) -> Result<Game, String> {
         offer: form.draw.offer,
         offer_blocked: [!form.draw.may_offer.red, !form.draw.may_offer.yellow],
     };
-    let mut game = match form.phase {
+    let game = match form.phase {
         PhaseForm::Over { winner, reason } => {
             if form.sixes > 2 {
                 return Err(PositionError::SixCounter(form.sixes.to_string()).to_string());
@@ -191,13 +191,7 @@ fn game_from_form(form: GameForm) -> Result<Game, String> {
                 return Err("a finished game has no standing draw offer".to_owned());
             }
             check_outcome(&planes, winner, reason)?;
-            Game {
-                planes,
-                to_act: form.to_act,
-                phase: Phase::Over(Outcome { winner, reason }),
-                sixes: form.sixes,
-                draw,
-            }
+            Game::ended(planes, form.to_act, form.sixes, Outcome { winner, reason })
         }
         PhaseForm::AwaitingRoll => {
             Game::from_parts(planes, form.to_act, None, form.sixes).map_err(|e| e.to_string())?
@@ -211,6 +205,5 @@ fn game_from_form(form: GameForm) -> Result<Game, String> {
             game
         }
     };
-    game.draw = draw;
-    Ok(game)
+    Ok(game.with_draw(draw))
 }

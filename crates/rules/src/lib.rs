@@ -5,16 +5,19 @@
 //! native client's verifier and the tests all ask the same code and always get the same answer.
 //!
 //! - [`board`]: colours, planes, die values, ring squares, positions.
-//! - [`Game`]: the state; [`Game::roll`], [`Game::move_plane`], [`Game::resign`] and the draw
-//!   actions change it and return [`Events`], or a [`RuleError`] that leaves it untouched.
+//! - [`Table`]: the one engine, of every edition (`plyyard`, `flights`, `classic`; `docs/rules/`)
+//!   with two to four players: rolls, moves, resignations, forfeits and draw offers, its events,
+//!   its notation and [`table_perft`]; [`edition`] holds what differs between the editions as
+//!   data.
+//! - [`Game`]: a two-player `plyyard` game, the type the server, the bots and the clients play: a
+//!   facade over a `plyyard` `Table` that speaks of [`Colour`]s. [`Game::roll`],
+//!   [`Game::move_plane`], [`Game::resign`] and the draw actions change it and return [`Events`],
+//!   or a [`RuleError`] that leaves it untouched.
 //! - [`Action`] and [`Game::replay`]: a game as a log.
 //! - [`Game::threats`]: which opposing planes could hit a square next roll.
 //! - [`perft()`]: leaf counts of the game tree, which pin the move generator.
 //! - The notation of `rules.md` §7 via `Display`/`FromStr`, and (feature `serde`) a stable JSON
 //!   form described in `docs/state-json.md`.
-//! - [`Table`]: the engine of every edition (`plyyard`, `flights`, `classic`; `docs/rules/`) with
-//!   two to four players, its notation and [`table_perft`]; [`edition`] holds what differs
-//!   between the editions as data. `Game` stays the server's `plyyard` type, unchanged.
 #![forbid(unsafe_code)]
 
 mod action;
@@ -41,7 +44,7 @@ pub use json::RULESET;
 pub use notation::PositionError;
 pub use perft::perft;
 pub use table::{
-    MAX_TABLE_EVENTS, Seat, Table, TableEvent, TableEvents, TableOutcome, TablePhase,
+    MAX_TABLE_EVENTS, Seat, Table, TableDraw, TableEvent, TableEvents, TableOutcome, TablePhase,
     TablePositionError, table_perft,
 };
 pub use threats::Threat;

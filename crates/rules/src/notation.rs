@@ -8,7 +8,9 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::{Colour, Die, FINISH_PROGRESS, Plane, Position, RingIndex};
-use crate::game::{DrawState, Game, Phase};
+use crate::edition::Side;
+use crate::game::{Game, Phase, side};
+use crate::table::{Table, TablePhase};
 
 /// Why a text or a JSON value is not a consistent live position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -85,26 +87,24 @@ impl Game {
             }
         }
         check_no_collision(&planes)?;
-        let mut game = Game {
-            planes,
-            to_act,
-            phase: Phase::AwaitingRoll,
-            sixes,
-            draw: DrawState::default(),
-        };
+        let mut table = Table::PLYYARD;
+        table.planes[Side::Red.index()] = planes[Colour::Red.index()];
+        table.planes[Side::Yellow.index()] = planes[Colour::Yellow.index()];
+        table.to_act = side(to_act);
+        table.sixes = sixes;
         if let Some(roll) = pending_roll {
             match (roll.is_six(), sixes) {
                 (true, 0) => return Err(PositionError::PendingSixWithoutCounter),
                 (false, 1..) => return Err(PositionError::PendingNonSixWithCounter(roll)),
                 _ => {}
             }
-            let legal = game.legal_planes(to_act, roll);
+            let legal = table.legal_planes(side(to_act), roll);
             if legal.is_empty() {
                 return Err(PositionError::NoLegalPlane(roll));
             }
-            game.phase = Phase::AwaitingMove { roll, legal };
+            table.phase = TablePhase::AwaitingMove { roll, legal };
         }
-        Ok(game)
+        Ok(Game::from_table(table))
     }
 
     /// The position in the notation of `rules.md` §7. For a finished game it prints the final

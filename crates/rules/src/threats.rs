@@ -21,10 +21,12 @@ impl Game {
     /// needs. Empty on a safe square, where nothing is ever captured.
     ///
     /// Only planes on the ring count: a deployment lands on a (safe) start square, and a plane
-    /// whose advance would take it past its lane mouth (progress 50) leaves the ring.
+    /// whose advance would take it past its lane mouth (progress 50) leaves the ring. (In
+    /// `plyyard` a walk is the whole move: no jump or flight follows; whether a square is safe is
+    /// the table's rule.)
     pub fn threats(&self, attacker: Colour, square: RingIndex) -> ArrayVec<Threat, 4> {
         let mut threats = ArrayVec::new();
-        if square.is_safe() {
+        if self.table().rules().is_safe(square) {
             return threats;
         }
         for (plane, position) in Plane::ALL.into_iter().zip(self.planes(attacker)) {

@@ -1,8 +1,9 @@
 //! What an action on a [`Table`](crate::Table) did, told as a short list of events.
 //!
 //! The editions' moves have more steps than `plyyard`'s (a jump, a flight, planes sent home on the
-//! way, a third six that sends planes back, players leaving), so they get their own event type;
-//! a client animates them in order.
+//! way, a third six that sends planes back, players leaving), so a table tells each step as its
+//! own event and a client animates them in order. [`Game`](crate::Game) tells the same steps of a
+//! `plyyard` move as one [`Event::Moved`](crate::Event::Moved).
 
 use crate::board::{Die, Plane, PlaneSet, Position, RingIndex};
 use crate::edition::Side;
@@ -18,9 +19,9 @@ pub type TableEvents = arrayvec::ArrayVec<TableEvent, MAX_TABLE_EVENTS>;
 /// How a table's game ended: who won, and why the last step ended it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TableOutcome {
-    /// The player in first place.
-    pub winner: Side,
-    /// Why the game ended (`Finished`, `Resigned`, `Abandoned` or `Timeout`).
+    /// The player in first place; `None` for an agreed draw in which nobody had finished.
+    pub winner: Option<Side>,
+    /// Why the game ended (`Finished`, `Resigned`, `Agreed`, `Abandoned` or `Timeout`).
     pub reason: EndReason,
 }
 
@@ -138,6 +139,35 @@ pub enum TableEvent {
         /// The place, from 1.
         place: u8,
     },
+    /// `by` offered a draw.
+    DrawOffered {
+        /// The offerer.
+        by: Side,
+    },
+    /// `by`, a receiver, accepted the standing draw offer (a `GameOver` follows when it was the
+    /// last receiver to).
+    DrawAccepted {
+        /// The receiver who accepted.
+        by: Side,
+    },
+    /// `by` declined the standing draw offer, which is gone; `implicit` when it declined by
+    /// rolling.
+    DrawDeclined {
+        /// The receiver who declined.
+        by: Side,
+        /// Whether the receiver declined by rolling rather than by saying so.
+        implicit: bool,
+    },
+    /// `by` withdrew its own draw offer.
+    DrawWithdrawn {
+        /// The offerer.
+        by: Side,
+    },
+    /// The draw offer of `by` lapsed because a player left play and the game goes on.
+    DrawLapsed {
+        /// The offerer.
+        by: Side,
+    },
     /// `side` resigned.
     Resigned {
         /// Who.
@@ -148,4 +178,19 @@ pub enum TableEvent {
         /// How.
         outcome: TableOutcome,
     },
+}
+
+/// Where a table's action writes its events, in order: a [`TableEvents`] list, or the account of
+/// [`Game`](crate::Game), which tells them as `plyyard` [`Event`](crate::Event)s as they come (so
+/// no list of table events is built and copied on the hot path of play).
+pub(crate) trait Record {
+    /// Appends the next event.
+    fn record(&mut self, event: TableEvent);
+}
+
+impl Record for TableEvents {
+    #[inline(always)]
+    fn record(&mut self, event: TableEvent) {
+        self.push(event);
+    }
 }

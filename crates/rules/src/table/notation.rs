@@ -123,7 +123,9 @@ impl Table {
         }
         for (side, planes, place) in seats {
             table.planes[side.index()] = *planes;
-            table.places[side.index()] = *place;
+            if *place != 0 {
+                table.set_place(*side, *place);
+            }
         }
         check_places(&table)?;
         check_collisions(&table)?;

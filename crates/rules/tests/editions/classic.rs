@@ -239,7 +239,7 @@ fn c9_play_goes_on_until_only_one_loser_remains() {
     assert_eq!(
         t.outcome(),
         Some(TableOutcome {
-            winner: Side::Red,
+            winner: Some(Side::Red),
             reason: EndReason::Finished
         })
     );
@@ -253,7 +253,7 @@ fn c9_play_goes_on_until_only_one_loser_remains() {
 fn c9_2_with_two_players_the_first_to_finish_wins() {
     let mut t = table("classic red:f,f,f,55 yellow:40,b,b,b red 2 0 -");
     move_plane(&mut t, 3);
-    assert_eq!(t.outcome().map(|o| o.winner), Some(Side::Red));
+    assert_eq!(t.outcome().and_then(|o| o.winner), Some(Side::Red));
     assert_eq!(t.place(Side::Yellow), Some(2));
 }
 

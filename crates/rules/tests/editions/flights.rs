@@ -257,7 +257,7 @@ fn f8_1_the_first_player_to_finish_wins_and_the_game_ends_for_everyone() {
     assert_eq!(
         t.outcome(),
         Some(TableOutcome {
-            winner: Side::Red,
+            winner: Some(Side::Red),
             reason: EndReason::Finished
         })
     );
@@ -283,7 +283,7 @@ fn f8_2_with_three_players_a_resigner_leaves_and_the_last_one_left_wins() {
     assert_eq!(
         t.outcome(),
         Some(TableOutcome {
-            winner: Side::Red,
+            winner: Some(Side::Red),
             reason: EndReason::Resigned
         })
     );
@@ -297,7 +297,7 @@ fn f8_2_with_three_players_a_resigner_leaves_and_the_last_one_left_wins() {
 fn f8_2_with_two_players_resigning_hands_the_other_the_win() {
     let mut t = Table::new(Rules::FLIGHTS, 2).unwrap();
     t.resign(Side::Red).unwrap();
-    assert_eq!(t.outcome().map(|o| o.winner), Some(Side::Yellow));
+    assert_eq!(t.outcome().and_then(|o| o.winner), Some(Side::Yellow));
 }
 
 #[test]
