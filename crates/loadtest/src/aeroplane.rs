@@ -81,10 +81,15 @@ async fn game(slot: &mut RoomSlot<'_>, api: &Api) -> Result<Ended, String> {
             .flatten(),
     };
     let seed = slot.tally.games.wrapping_mul(2) ^ (slot.index as u64) << 32;
-    let progress = &slot.tally.progress;
+    let (progress, timed_from) = (&slot.tally.progress, slot.tally.timed_from);
     let (red, yellow) = tokio::join!(
-        play_bot(red, seed, &shared, Tally::new(progress.clone())),
-        play_bot(yellow, seed + 1, &shared, Tally::new(progress.clone())),
+        play_bot(red, seed, &shared, Tally::new(progress.clone(), timed_from)),
+        play_bot(
+            yellow,
+            seed + 1,
+            &shared,
+            Tally::new(progress.clone(), timed_from)
+        ),
     );
     slot.pacer = pacer
         .into_inner()

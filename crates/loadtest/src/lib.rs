@@ -75,6 +75,8 @@ pub struct LoadConfig {
     pub source_addrs: Vec<IpAddr>,
     /// The longest wait for any one answer before the game counts as failed (`timeout`).
     pub action_timeout: Duration,
+    /// Round trips of actions due in the run's first this long are counted but not timed.
+    pub warmup: Duration,
 }
 
 /// The kind of server a load test talks to.
@@ -203,7 +205,7 @@ pub async fn run(config: LoadConfig, progress: Arc<Progress>) -> LoadReport {
                 config: &config,
                 budget: &budget,
                 pacer: Pacer::new(&config, room, &start_line),
-                tally: Tally::new(progress),
+                tally: Tally::new(progress, started + config.warmup),
             };
             match config.target {
                 Target::Aeroplane => aeroplane::run_room(&mut slot).await,
@@ -316,6 +318,8 @@ enum Ended {
 /// What one room slot (or one bot of it) measured.
 struct Tally {
     progress: Arc<Progress>,
+    /// Actions due before this are counted but not timed (the warm-up).
+    timed_from: Instant,
     games: u64,
     failed: u64,
     actions: u64,
@@ -324,9 +328,10 @@ struct Tally {
 }
 
 impl Tally {
-    fn new(progress: Arc<Progress>) -> Tally {
+    fn new(progress: Arc<Progress>, timed_from: Instant) -> Tally {
         Tally {
             progress,
+            timed_from,
             games: 0,
             failed: 0,
             actions: 0,
@@ -337,8 +342,10 @@ impl Tally {
 
     /// Records one answered action, due at `due`.
     fn answered(&mut self, due: Instant) {
-        let micros = u64::try_from(due.elapsed().as_micros()).unwrap_or(u64::MAX);
-        self.histogram.saturating_record(micros.max(1));
+        if due >= self.timed_from {
+            let micros = u64::try_from(due.elapsed().as_micros()).unwrap_or(u64::MAX);
+            self.histogram.saturating_record(micros.max(1));
+        }
         self.actions += 1;
         self.progress.actions.fetch_add(1, Ordering::Relaxed);
     }

@@ -51,6 +51,11 @@ struct Args {
     /// under way finish; in an open loop nothing is sent after it).
     #[arg(long, value_parser = parse_duration)]
     duration: Option<Duration>,
+    /// Leave the round trips of actions due in the run's first this long out of the latency
+    /// figures (they still count as actions), e.g. `3s`: the start, when every room is created
+    /// and connects at once, stalls both sides (docs/benchmarks.md). Default: none.
+    #[arg(long, value_parser = parse_duration, default_value = "0s")]
+    warmup: Duration,
     /// Open loop: actions due per second over all rooms together, each timed from the moment it
     /// was due (see the library's documentation). Without it, a closed loop.
     #[arg(long)]
@@ -120,6 +125,7 @@ async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
         level: args.level,
         source_addrs: args.source_addrs,
         action_timeout: Duration::from_millis(args.timeout_ms),
+        warmup: args.warmup,
     };
     let progress = Arc::new(Progress::default());
     let bar = progress_bar(args.games);

@@ -21,6 +21,7 @@ async fn a_bounded_echo_run_plays_every_game_without_errors() {
         level: aeroplane_bot::Level::Random,
         source_addrs: vec!["127.0.0.1".parse().unwrap(), "127.0.0.2".parse().unwrap()],
         action_timeout: Duration::from_secs(10),
+        warmup: Duration::ZERO,
     };
     let progress = Arc::new(Progress::default());
     let report = loadtest::run(config, progress.clone()).await;
@@ -46,6 +47,7 @@ async fn a_bounded_broadcast_run_plays_every_game_and_every_message_reaches_both
         level: aeroplane_bot::Level::Random,
         source_addrs: Vec::new(),
         action_timeout: Duration::from_secs(10),
+        warmup: Duration::ZERO,
     };
     let report = loadtest::run(config, Arc::new(Progress::default())).await;
     // A player waits for every copy of the opponent's messages before acting, so a message that

@@ -61,6 +61,7 @@ async fn a_bounded_load_test_finishes_every_game_without_errors() {
         level: aeroplane_bot::Level::Easy,
         source_addrs: vec!["127.0.0.1".parse().unwrap(), "127.0.0.2".parse().unwrap()],
         action_timeout: Duration::from_secs(10),
+        warmup: Duration::ZERO,
     };
     let progress = Arc::new(Progress::default());
     let report = loadtest::run(config, progress.clone()).await;
@@ -84,6 +85,7 @@ async fn an_open_loop_run_sends_at_its_rate_and_stops_at_the_deadline_without_er
         level: Level::Random,
         source_addrs: Vec::new(),
         action_timeout: Duration::from_secs(10),
+        warmup: Duration::ZERO,
     };
     let report = loadtest::run(config, Arc::new(Progress::default())).await;
     assert_eq!(report.errors, Default::default());
