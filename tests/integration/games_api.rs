@@ -20,14 +20,8 @@ async fn a_rooms_public_status_shows_its_seats_and_phase() {
     let room = app.create_room().await;
     let (_red, _yellow) = app.start_game(&room).await;
     let status: RoomStatus = app
-        .http
-        .get(app.url(&format!("/api/rooms/{}", room.invite_code)))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+        .get_json(&format!("/api/rooms/{}", room.invite_code))
+        .await;
     assert_eq!(status.id, room.id);
     assert_eq!(status.phase, RoomPhase::Playing);
     assert_eq!(
@@ -88,48 +82,18 @@ async fn a_finished_game_can_be_read_listed_and_replayed() {
         .await;
     let stored = app.stored_record(room.id).await;
 
-    let record: GameRecord = app
-        .http
-        .get(app.url(&format!("/api/games/{}", room.id)))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let record: GameRecord = app.get_json(&format!("/api/games/{}", room.id)).await;
     assert_eq!(record, stored);
 
-    let list: GameList = app
-        .http
-        .get(app.url("/api/games?player=Ann&limit=5"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let list: GameList = app.get_json("/api/games?player=Ann&limit=5").await;
     assert_eq!(list.games.len(), 1);
     assert_eq!(list.games[0].id, room.id);
-    let none: GameList = app
-        .http
-        .get(app.url("/api/games?player=Nobody"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let none: GameList = app.get_json("/api/games?player=Nobody").await;
     assert!(none.games.is_empty());
 
     let replay: Replay = app
-        .http
-        .get(app.url(&format!("/api/games/{}/replay", room.id)))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+        .get_json(&format!("/api/games/{}/replay", room.id))
+        .await;
     assert_eq!(replay.steps.len(), record.actions.len() + 1);
     assert_eq!(
         replay.steps[0].notation.as_deref(),

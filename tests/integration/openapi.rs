@@ -79,15 +79,7 @@ async fn the_openapi_document_covers_every_route_and_matches_real_answers() {
     assert_required(&document, schema, &created, "RoomCreated");
 
     let id = created["id"].as_str().unwrap();
-    let status: Value = app
-        .http
-        .get(app.url(&format!("/api/rooms/{id}")))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let status: Value = app.get_json(&format!("/api/rooms/{id}")).await;
     let schema = response_schema(&document, "/api/rooms/{id}", "get", "200");
     assert_required(&document, schema, &status, "RoomStatus");
 
@@ -111,15 +103,7 @@ async fn the_openapi_document_covers_every_route_and_matches_real_answers() {
 #[tokio::test]
 async fn a_finished_games_record_list_and_replay_match_the_document() {
     let app = spawn_app().await;
-    let document: Value = app
-        .http
-        .get(app.url("/api/openapi.json"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let document: Value = app.get_json("/api/openapi.json").await;
     let room = app.create_room().await;
     let (mut red, mut yellow) = app.start_game(&room).await;
     yellow.resign().await;

@@ -213,15 +213,7 @@ async fn a_replay_shows_every_position_of_the_record(kind: StoreKind) {
     let (id, mut red, mut yellow) = start_named(&app, "Replayer", "Other").await;
     let over = play_to_end(&mut red, &mut yellow, |_| {}).await;
     let record = check_stored(&app, id, over.result.winner, over.result.reason).await;
-    let replay: Replay = app
-        .http
-        .get(app.url(&format!("/api/games/{id}/replay")))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let replay: Replay = app.get_json(&format!("/api/games/{id}/replay")).await;
     assert_eq!(replay.id, id);
     assert_eq!(replay.steps.len(), record.actions.len() + 1);
     let mut game = aeroplane_rules::Game::new();

@@ -159,15 +159,7 @@ async fn the_rating_numbers_match_the_crates_own_for_known_results() {
         (3, 1, 1, 1)
     );
 
-    let board: Leaderboard = app
-        .http
-        .get(app.url("/api/leaderboard?limit=10"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let board: Leaderboard = app.get_json("/api/leaderboard?limit=10").await;
     assert_eq!(board.players.len(), 2);
     assert_eq!(board.players[0].rank, 1);
     assert!(board.players[0].rating >= board.players[1].rating);
@@ -282,15 +274,7 @@ async fn computer_and_local_games_leave_ratings_alone() {
     let ann = profile(&app, ann.id).await;
     assert_eq!((ann.rating.rating, ann.rating.deviation), (1500.0, 350.0));
     assert_eq!(ann.games, 2, "both games count in the history");
-    let board: Leaderboard = app
-        .http
-        .get(app.url("/api/leaderboard"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let board: Leaderboard = app.get_json("/api/leaderboard").await;
     assert!(board.players.is_empty(), "no rated game, no leaderboard");
 }
 
@@ -401,28 +385,13 @@ async fn a_rated_game_is_kept_by_the_store(kind: crate::support::StoreKind) {
     assert_eq!((ann_profile.games, ann_profile.draws), (1, 1));
     let (ann_rating, _) = crates_own(Glicko2Rating::new(), Glicko2Rating::new(), End::Draw);
     assert_close(&ann_profile, ann_rating);
-    let list: aeroplane_protocol::api::GameList = app
-        .http
-        .get(app.url(&format!("/api/games?player={}", bob.id)))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let list: aeroplane_protocol::api::GameList =
+        app.get_json(&format!("/api/games?player={}", bob.id)).await;
     assert_eq!(
         list.games.iter().map(|game| game.id).collect::<Vec<_>>(),
         [record.id]
     );
-    let board: Leaderboard = app
-        .http
-        .get(app.url("/api/leaderboard"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let board: Leaderboard = app.get_json("/api/leaderboard").await;
     assert_eq!(board.players.len(), 2);
 }
 

@@ -145,6 +145,12 @@ impl TestApp {
         response.json().await.unwrap()
     }
 
+    /// GETs `path` and decodes its JSON body (the test fails on any error).
+    pub(crate) async fn get_json<T: serde::de::DeserializeOwned>(&self, path: &str) -> T {
+        let response = self.http.get(self.url(path)).send().await.unwrap();
+        response.json().await.unwrap()
+    }
+
     /// The server's data directory.
     pub(crate) fn data_dir(&self) -> &std::path::Path {
         self._data.path()
