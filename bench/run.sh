@@ -13,6 +13,9 @@
 #
 # Settings (environment): REPEATS=3 ROOMS=1000 DURATION=20s RATE=5000 IDLE=10000 HOLD=30s
 #   TARGETS="aeroplane echo broadcast colyseus" LEVEL=random SOURCE_ADDRS=127.0.0.1,...,127.0.0.8
+#   BEFORE=<an earlier aeroplane-server binary>: adds the target `before`, that binary under the
+#   same flags and load as ours, so a change is measured interleaved with its yardsticks
+#   (put `before` in TARGETS; a server older than stop 12 takes none of the room-cap flags).
 #   PORT=18400 (first port; each run takes the next) OUT=<dir for the raw JSON, default a
 #   fresh temporary directory> CARGO_TARGET_DIR (default: the workspace's target/).
 #
@@ -78,10 +81,11 @@ trap cleanup EXIT
 start_server() {
     local target="$1" port="$2"
     case "$target" in
-    aeroplane)
-        local data
+    aeroplane | before)
+        local data binary="$BIN/aeroplane-server"
+        [[ "$target" == before ]] && binary="${BEFORE:?BEFORE names the earlier server binary}"
         data="$(mktemp -d "$OUT/data.XXXXXX")"
-        taskset -c "$SERVER_CORE" "$BIN/aeroplane-server" --listen "127.0.0.1:$port" \
+        taskset -c "$SERVER_CORE" "$binary" --listen "127.0.0.1:$port" \
             --data-dir "$data" --log-level warn \
             --ws-rate-per-sec 1000000 --ws-burst 1000000 \
             --max-connections-per-address 1000000 --rooms-per-address-per-minute 1000000 \
@@ -137,7 +141,9 @@ load_run() {
     start_server "$target" "$port"
     local base_kib before after
     base_kib="$(rss_kib "$SERVER_PID")"
-    local args=(--server "http://127.0.0.1:$port" --target "$target" --rooms "$ROOMS"
+    local protocol="$target"
+    [[ "$target" == before ]] && protocol=aeroplane
+    local args=(--server "http://127.0.0.1:$port" --target "$protocol" --rooms "$ROOMS"
         --duration "$DURATION" --level "$LEVEL" --json --source-addrs "$SOURCE_ADDRS"
         --server-pid "$SERVER_PID")
     if [[ "$MODE" == open ]]; then
@@ -159,8 +165,8 @@ load_run() {
     client_cpu="$(awk '{ print $1 + $2 }' "$file.time")"
     jq --argjson ticks "$((after - before))" --argjson hz "$TICKS_PER_SECOND" \
         --argjson base "$base_kib" --argjson repeat "$repeat" --argjson exit "$status" \
-        --argjson client "$client_cpu" \
-        '. + {server_cpu_seconds: ($ticks / $hz), server_base_kib: $base, repeat: $repeat,
+        --argjson client "$client_cpu" --arg target "$target" \
+        '. + {target: $target, server_cpu_seconds: ($ticks / $hz), server_base_kib: $base, repeat: $repeat,
               exit_status: $exit, load_generator_cpu_seconds: $client}' "$file.load" >"$file"
     rm -f "$file.load" "$file.time"
 }
@@ -173,7 +179,7 @@ import glob, json, statistics, sys
 
 out, mode, rooms = sys.argv[1], sys.argv[2], int(sys.argv[3])
 runs = [json.load(open(path)) for path in sorted(glob.glob(f"{out}/{mode}-*.json"))]
-order = {"aeroplane": 0, "echo": 1, "broadcast": 2, "colyseus": 3}
+order = {"before": -1, "aeroplane": 0, "echo": 1, "broadcast": 2, "colyseus": 3}
 runs.sort(key=lambda run: (run["repeat"], order[run["target"]]))
 
 def cpu_us(run):
@@ -214,7 +220,7 @@ print("|---|---|---|---|---|---|")
 for target, m in medians.items():
     print(f"| {target} | {m['cpu']:.1f} | {m['rate']:,.0f} | {m['p99']:.2f} | {m['rss']:.1f} | {m['room']:.1f} |")
 ours = medians.get("aeroplane")
-for peer in ("echo", "broadcast", "colyseus"):
+for peer in ("before", "echo", "broadcast", "colyseus"):
     if ours and peer in medians:
         m = medians[peer]
         print(f"\nours/{peer}: server CPU per action {ours['cpu'] / m['cpu']:.2f}x, "
