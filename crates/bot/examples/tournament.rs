@@ -16,6 +16,10 @@ use aeroplane_rules::{Colour, Die, Game, Phase};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
+#[path = "support/stats.rs"]
+mod stats;
+use stats::{percentile, wilson};
+
 /// A game that has not ended after this many actions (rolls and moves) is stopped and reported.
 const ACTION_CAP: u32 = 20_000;
 
@@ -195,26 +199,4 @@ fn report(args: &Args, tally: &Tally, seconds: f64) {
             mean / 1e6,
         );
     }
-}
-
-/// The 95% Wilson score interval for `wins` successes in `games` trials.
-fn wilson(wins: u32, games: u32) -> (f64, f64) {
-    if games == 0 {
-        return (0.0, 1.0);
-    }
-    let z = 1.959_964;
-    let n = f64::from(games);
-    let p = f64::from(wins) / n;
-    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-    (centre - half, centre + half)
-}
-
-/// The value at quantile `q` of sorted `values` (nearest rank), in nanoseconds.
-fn percentile(sorted: &[u32], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
-    f64::from(sorted[rank - 1])
 }

@@ -14,6 +14,7 @@
 
 mod api;
 mod client;
+mod connection;
 pub mod render;
 pub mod terminal;
 mod verify;

@@ -1,0 +1,239 @@
+//! The socket's side of a [`crate::Client`]: a background task that owns the WebSocket,
+//! writes what the client queues, reads frames into a channel, and when the socket drops
+//! reconnects and joins again with the seat token. The two sides talk through [`Command`] and
+//! [`Incoming`].
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use aeroplane_protocol::client::{ClientMessage, Join};
+use aeroplane_protocol::error::CloseCode;
+use aeroplane_protocol::server::ServerMessage;
+use futures_util::{SinkExt as _, StreamExt as _};
+use tokio::net::{TcpSocket, TcpStream};
+use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode as WsCloseCode;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use crate::client::{ClientError, ConnectOptions};
+
+/// What the [`crate::Client`] asks of its connection task.
+pub(crate) enum Command {
+    /// Sends a message.
+    Send(ClientMessage),
+    /// Remember the join, to send it again after a reconnect.
+    Join(Join),
+    /// Drop the socket as a network failure would, and reconnect.
+    Drop,
+    /// Closes for good.
+    Close,
+}
+
+/// What the connection task hands the [`crate::Client`].
+pub(crate) enum Incoming {
+    /// A message from the room.
+    Message(Box<ServerMessage>),
+    /// The socket closed for good.
+    Closed {
+        /// The WebSocket close code, if any.
+        code: Option<u16>,
+        /// The close reason.
+        reason: String,
+    },
+}
+
+pub(crate) type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// Opens the WebSocket, from `bind` when given.
+pub(crate) async fn open(url: &str, bind: Option<IpAddr>) -> Result<Socket, ClientError> {
+    let connect_error = |source| ClientError::Connect {
+        url: url.to_owned(),
+        source: Box::new(source),
+    };
+    let Some(bind) = bind else {
+        let (socket, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .map_err(connect_error)?;
+        return Ok(socket);
+    };
+    let authority = url
+        .split_once("://")
+        .and_then(|(_, rest)| rest.split('/').next())
+        .ok_or_else(|| ClientError::BadUrl(url.to_owned()))?;
+    let mut addrs = tokio::net::lookup_host(authority)
+        .await
+        .map_err(|error| connect_error(error.into()))?;
+    let addr = addrs
+        .next()
+        .ok_or_else(|| ClientError::BadUrl(url.to_owned()))?;
+    let socket = if addr.is_ipv4() {
+        TcpSocket::new_v4()
+    } else {
+        TcpSocket::new_v6()
+    }
+    .map_err(|error| connect_error(error.into()))?;
+    socket
+        .bind((bind, 0).into())
+        .map_err(|error| connect_error(error.into()))?;
+    let stream = socket
+        .connect(addr)
+        .await
+        .map_err(|error| connect_error(error.into()))?;
+    stream
+        .set_nodelay(true)
+        .map_err(|error| connect_error(error.into()))?;
+    // Binding is for load tests on loopback addresses: plain `ws://` only.
+    if !url.starts_with("ws://") {
+        return Err(ClientError::BadUrl(url.to_owned()));
+    }
+    let (socket, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(stream))
+        .await
+        .map_err(connect_error)?;
+    Ok(socket)
+}
+
+/// The background task that owns the socket.
+pub(crate) struct Connection {
+    /// The room's WebSocket URL.
+    pub(crate) url: String,
+    /// The reconnection policy and local address.
+    pub(crate) options: ConnectOptions,
+    /// The join to send again after a reconnect.
+    pub(crate) join: Option<Join>,
+    /// What the client asks.
+    pub(crate) commands: mpsc::UnboundedReceiver<Command>,
+    /// Where messages go.
+    pub(crate) messages: mpsc::UnboundedSender<Incoming>,
+}
+
+/// How one socket's life ended.
+enum Ended {
+    /// The client asked to close, or dropped.
+    ByClient,
+    /// The server closed for good (room closed, seat replaced, shutting down).
+    Final { code: Option<u16>, reason: String },
+    /// The socket dropped: try again.
+    Dropped { code: Option<u16>, reason: String },
+}
+
+impl Connection {
+    /// Serves `socket`, and the ones that replace it, until the client closes.
+    pub(crate) async fn run(mut self, mut socket: Socket) {
+        loop {
+            let (code, reason) = match self.serve(&mut socket).await {
+                Ended::ByClient => {
+                    let _ = socket.close(None).await;
+                    return;
+                }
+                Ended::Final { code, reason } => {
+                    let _ = self.messages.send(Incoming::Closed { code, reason });
+                    return;
+                }
+                Ended::Dropped { code, reason } => (code, reason),
+            };
+            match self.reconnect().await {
+                Some(fresh) => socket = fresh,
+                None => {
+                    let _ = self.messages.send(Incoming::Closed { code, reason });
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Pumps frames both ways until the socket or the client is done.
+    async fn serve(&mut self, socket: &mut Socket) -> Ended {
+        loop {
+            tokio::select! {
+                command = self.commands.recv() => {
+                    let message = match command {
+                        None | Some(Command::Close) => return Ended::ByClient,
+                        Some(Command::Drop) => {
+                            return Ended::Dropped { code: None, reason: "dropped by the client".into() };
+                        }
+                        Some(Command::Join(join)) => {
+                            let message = ClientMessage::Join(join.clone());
+                            self.join = Some(join);
+                            message
+                        }
+                        Some(Command::Send(message)) => message,
+                    };
+                    if socket.send(Message::text(message.to_json())).await.is_err() {
+                        return Ended::Dropped { code: None, reason: "send failed".into() };
+                    }
+                }
+                frame = socket.next() => {
+                    let text = match frame {
+                        Some(Ok(Message::Text(text))) => text,
+                        Some(Ok(Message::Close(frame))) => return closed(frame.map(|f| (f.code, f.reason.to_string()))),
+                        Some(Ok(_)) => continue,
+                        Some(Err(error)) => return Ended::Dropped { code: None, reason: error.to_string() },
+                        None => return Ended::Dropped { code: None, reason: "end of stream".into() },
+                    };
+                    let Ok(message) = ServerMessage::from_json(&text) else {
+                        tracing::warn!(frame = %text, "unreadable frame from the server");
+                        continue;
+                    };
+                    if let (ServerMessage::Welcome(welcome), Some(join)) = (&message, self.join.as_mut()) {
+                        // Rejoining later must reclaim this seat, not take a new one.
+                        if welcome.token.is_some() {
+                            join.token.clone_from(&welcome.token);
+                        }
+                    }
+                    if self.messages.send(Incoming::Message(Box::new(message))).is_err() {
+                        return Ended::ByClient;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Opens a new socket and sends the remembered join again, with backoff.
+    async fn reconnect(&mut self) -> Option<Socket> {
+        let mut delay = self.options.reconnect_delay;
+        for _ in 0..self.options.reconnect_attempts {
+            tokio::time::sleep(delay).await;
+            delay = (delay * 2).min(Duration::from_secs(5));
+            let Ok(mut socket) = open(&self.url, self.options.bind).await else {
+                continue;
+            };
+            if let Some(join) = &self.join {
+                let rejoin = ClientMessage::Join(join.clone());
+                if socket.send(Message::text(rejoin.to_json())).await.is_err() {
+                    continue;
+                }
+            }
+            return Some(socket);
+        }
+        None
+    }
+}
+
+/// Sorts a close frame into final (do not reconnect) or dropped.
+fn closed(frame: Option<(WsCloseCode, String)>) -> Ended {
+    let Some((code, reason)) = frame else {
+        return Ended::Dropped {
+            code: None,
+            reason: "closed without a code".into(),
+        };
+    };
+    let code = u16::from(code);
+    let final_codes = [
+        CloseCode::RoomClosed,
+        CloseCode::Replaced,
+        CloseCode::ShuttingDown,
+    ]
+    .map(CloseCode::code);
+    if final_codes.contains(&code) {
+        Ended::Final {
+            code: Some(code),
+            reason,
+        }
+    } else {
+        Ended::Dropped {
+            code: Some(code),
+            reason,
+        }
+    }
+}
