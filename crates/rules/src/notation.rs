@@ -169,17 +169,10 @@ impl FromStr for Game {
         let to_act = to_act
             .parse()
             .map_err(|_| PositionError::ToAct(to_act.to_owned()))?;
-        let pending_roll = match pending {
-            "-" => None,
-            text => Some(
-                parse_small(text)
-                    .and_then(Die::new)
-                    .ok_or_else(|| PositionError::PendingRoll(text.to_owned()))?,
-            ),
-        };
-        let sixes = parse_small(sixes)
-            .filter(|count| *count <= 2)
-            .ok_or_else(|| PositionError::SixCounter(sixes.to_owned()))?;
+        let pending_roll =
+            parse_pending(pending).ok_or_else(|| PositionError::PendingRoll(pending.to_owned()))?;
+        let sixes =
+            parse_sixes(sixes).ok_or_else(|| PositionError::SixCounter(sixes.to_owned()))?;
         Game::from_parts(planes, to_act, pending_roll, sixes)
     }
 }
@@ -211,7 +204,21 @@ fn parse_planes(colour: Colour, text: &str) -> Result<[Position; 4], PositionErr
 }
 
 /// Parses a short unsigned decimal made of ASCII digits only (no sign, no spaces).
-fn parse_small(text: &str) -> Option<u8> {
+/// The pending-roll field of every edition's notation: `-` for none, else the die's value.
+pub(crate) fn parse_pending(text: &str) -> Option<Option<Die>> {
+    match text {
+        "-" => Some(None),
+        text => parse_small(text).and_then(Die::new).map(Some),
+    }
+}
+
+/// The six-counter field of every edition's notation: 0 to 2.
+pub(crate) fn parse_sixes(text: &str) -> Option<u8> {
+    parse_small(text).filter(|count| *count <= 2)
+}
+
+/// A small decimal number: one to three ASCII digits.
+pub(crate) fn parse_small(text: &str) -> Option<u8> {
     if text.is_empty() || text.len() > 3 || !text.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }

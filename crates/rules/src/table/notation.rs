@@ -10,6 +10,7 @@ use std::str::FromStr;
 use super::{Table, TablePhase};
 use crate::board::{Die, Plane, PlaneSet, Position, RingIndex};
 use crate::edition::{ParseEditionError, Rules, Side, ThirdSix};
+use crate::notation::{parse_pending, parse_sixes, parse_small};
 
 /// Why a text is not a consistent live position of a table.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -274,17 +275,10 @@ impl FromStr for Table {
         let to_act: Side = to_act
             .parse()
             .map_err(|_| TablePositionError::ToAct(to_act.to_owned()))?;
-        let pending_roll = match pending {
-            "-" => None,
-            text => Some(
-                parse_small(text)
-                    .and_then(Die::new)
-                    .ok_or_else(|| TablePositionError::PendingRoll(text.to_owned()))?,
-            ),
-        };
-        let sixes = parse_small(sixes)
-            .filter(|count| *count <= 2)
-            .ok_or_else(|| TablePositionError::SixCounter(sixes.to_owned()))?;
+        let pending_roll = parse_pending(pending)
+            .ok_or_else(|| TablePositionError::PendingRoll(pending.to_owned()))?;
+        let sixes =
+            parse_sixes(sixes).ok_or_else(|| TablePositionError::SixCounter(sixes.to_owned()))?;
         let at_stake = parse_stake(at_stake)?;
         Table::from_parts(rules, &seats, to_act, pending_roll, sixes, at_stake)
     }
@@ -343,12 +337,4 @@ fn parse_stake(text: &str) -> Result<PlaneSet, TablePositionError> {
         .into_iter()
         .map(|n| Plane::new(n).ok_or_else(bad))
         .collect()
-}
-
-/// Parses a short unsigned decimal made of ASCII digits only (no sign, no spaces).
-fn parse_small(text: &str) -> Option<u8> {
-    if text.is_empty() || text.len() > 3 || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    text.parse().ok()
 }
