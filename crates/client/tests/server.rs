@@ -335,9 +335,15 @@ async fn the_play_command_against_the_computer_opens_a_computer_room() {
     server.running.shutdown().await.unwrap();
 }
 
-/// Runs the `aeroplane` binary with `identity` as its identity file and `input` on its standard
-/// input, which stays open until the command exits by itself.
-async fn run_cli_as(identity: &std::path::Path, args: &[&str], input: &str) -> Output {
+/// Runs the `aeroplane` binary with `identity` as its identity file. Its standard input stays open
+/// until the command exits by itself; `answer` is `(prompt, line)`: once the output shows
+/// `prompt`, `line` is typed, as a person would type only after seeing the board (typed earlier,
+/// an action can carry an outdated event number and be refused as `stale`).
+async fn run_cli_as(
+    identity: &std::path::Path,
+    args: &[&str],
+    answer: Option<(&str, &str)>,
+) -> Output {
     use tokio::io::AsyncWriteExt as _;
     let out = tempfile::tempdir().unwrap();
     let (stdout, stderr) = (out.path().join("stdout"), out.path().join("stderr"));
@@ -352,8 +358,16 @@ async fn run_cli_as(identity: &std::path::Path, args: &[&str], input: &str) -> O
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(input.as_bytes()).await.unwrap();
-    let status = tokio::time::timeout(Duration::from_secs(60), child.wait()).await;
+    let status = tokio::time::timeout(Duration::from_secs(60), async {
+        if let Some((prompt, line)) = answer {
+            while !String::from_utf8_lossy(&std::fs::read(&stdout).unwrap()).contains(prompt) {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            stdin.write_all(line.as_bytes()).await.unwrap();
+        }
+        child.wait().await
+    })
+    .await;
     let stdout = std::fs::read(&stdout).unwrap();
     let stderr = std::fs::read(&stderr).unwrap();
     let Ok(status) = status else {
@@ -389,7 +403,7 @@ async fn the_cli_keeps_an_identity_in_a_file_and_lists_its_own_games() {
         "--name",
         "Ann",
     ];
-    let output = run_cli_as(&file, &args, "resign\n").await;
+    let output = run_cli_as(&file, &args, Some(("your turn", "resign\n"))).await;
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{output:?}");
     assert!(stdout.contains("you lost (resigned)"), "{stdout}");
@@ -421,13 +435,13 @@ async fn the_cli_keeps_an_identity_in_a_file_and_lists_its_own_games() {
     assert!(!record.rated, "a computer game is unrated");
 
     // `games --mine` lists it with the same identity, and `me` shows the profile.
-    let mine = run_cli_as(&file, &["--server", &server.url, "games", "--mine"], "").await;
+    let mine = run_cli_as(&file, &["--server", &server.url, "games", "--mine"], None).await;
     let listed = String::from_utf8_lossy(&mine.stdout);
     assert!(mine.status.success(), "{mine:?}");
     assert!(listed.contains(&room.to_string()), "{listed}");
     let again: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
     assert_eq!(again, saved, "the identity is kept, not made again");
-    let profile = run_cli_as(&file, &["--server", &server.url, "me"], "").await;
+    let profile = run_cli_as(&file, &["--server", &server.url, "me"], None).await;
     let profile = String::from_utf8_lossy(&profile.stdout);
     assert!(
         profile.contains("rating 1500?") && profile.contains("1 games: 0 won, 1 lost"),
@@ -436,7 +450,7 @@ async fn the_cli_keeps_an_identity_in_a_file_and_lists_its_own_games() {
 
     // Another identity has no games.
     let other = dir.path().join("other.json");
-    let theirs = run_cli_as(&other, &["--server", &server.url, "games", "--mine"], "").await;
+    let theirs = run_cli_as(&other, &["--server", &server.url, "games", "--mine"], None).await;
     assert!(String::from_utf8_lossy(&theirs.stdout).contains("no finished games"));
     server.running.shutdown().await.unwrap();
 }
