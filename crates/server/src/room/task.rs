@@ -114,7 +114,13 @@ pub(super) fn launch(room: Room, restored: bool) -> (RoomHandle, oneshot::Receiv
     let over = room.timeline.game().is_over();
     let span = tracing::info_span!(parent: None, "room", room_id = %room.id);
     let (journaled, written) = oneshot::channel();
-    tokio::spawn(room.run(commands, restored, journaled).instrument(span));
+    // Boxed: the task's future then holds a pointer to the room, not the room itself (which an
+    // `async fn` taking it by value would keep more than once in its state).
+    tokio::spawn(
+        Box::new(room)
+            .run(commands, restored, journaled)
+            .instrument(span),
+    );
     if let Some(bot) = bot.filter(|_| !over) {
         bot.spawn(&handle);
     }
@@ -133,7 +139,7 @@ enum Step {
 
 impl Room {
     async fn run(
-        mut self,
+        mut self: Box<Self>,
         mut inbox: mpsc::Receiver<RoomCommand>,
         restored: bool,
         journaled: oneshot::Sender<()>,
@@ -183,7 +189,7 @@ impl Room {
     /// Leaves the registry, deletes the journal of a room closing unplayed (a finished game's
     /// goes once its record is in the outbox; a shutdown keeps every journal for the restart)
     /// and closes every connection.
-    async fn close(mut self, shutting_down: bool) {
+    async fn close(&mut self, shutting_down: bool) {
         self.context.registry.remove(self.id);
         if !shutting_down && self.phase() == RoomPhase::Waiting {
             self.journal.delete().await;
