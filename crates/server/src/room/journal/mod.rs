@@ -46,10 +46,12 @@
 
 mod file;
 mod format;
+pub mod nats;
 mod store;
 mod writer;
 
 pub use file::FileJournals;
 pub use format::{Line, SavedClock, SavedComputer, SavedSeat, Setup, VERSION};
-pub use store::{JournalStore, Loaded, RoomJournal};
-pub(super) use writer::{JournalState, Writer};
+pub use nats::NatsJournals;
+pub use store::{JournalStore, Loaded, Revoked, RoomJournal, is_revoked};
+pub(super) use writer::{JournalState, Lost, Writer};
