@@ -57,15 +57,21 @@ fn no_file_journals(data: &std::path::Path) {
     assert_eq!(files, 0, "no journal file in the data directory");
 }
 
-#[tokio::test]
-async fn a_game_journaled_on_nats_survives_sigkill_and_is_stored_once() {
+/// A game on `node-a`, SIGKILLed mid-game, comes back on a node started as `restart_as` and
+/// finishes there, stored once.
+async fn a_game_survives_sigkill(restart_as: &str) {
     let Some(broker) = NatsServer::start() else {
         return;
     };
     let data = tempfile::tempdir().unwrap();
     let http = reqwest::Client::new();
-    let args = on_nats(&broker, "node-a");
-    let mut server = ServerProcess::start(data.path(), None, &args);
+    // Short leases, so another node may take the room soon after the kill.
+    let lease = ["--lease-ms", "1000"];
+    let first: Vec<&str> = on_nats(&broker, "node-a")
+        .into_iter()
+        .chain(lease)
+        .collect();
+    let mut server = ServerProcess::start(data.path(), None, &first);
     let room = create_room(&http, &server).await;
     let (mut red, mut yellow) = seat_both(&server, room.id).await;
     let (red_token, yellow_token) = (red.token.clone().unwrap(), yellow.token.clone().unwrap());
@@ -74,8 +80,15 @@ async fn a_game_journaled_on_nats_survives_sigkill_and_is_stored_once() {
     server.kill();
     drop((red, yellow));
 
-    // The same node starts again on the same broker: it takes its room's lease back at once.
-    let server = ServerProcess::start(data.path(), None, &args);
+    if restart_as != "node-a" {
+        // Another node must wait until node A's lease has lapsed.
+        tokio::time::sleep(Duration::from_millis(1_500)).await;
+    }
+    let again: Vec<&str> = on_nats(&broker, restart_as)
+        .into_iter()
+        .chain(lease)
+        .collect();
+    let server = ServerProcess::start(data.path(), None, &again);
     let (mut red, mut yellow) = rejoin(&server, room.id, &red_token, &yellow_token, &before).await;
     let over = play_to_end_from(turn, &mut red, &mut yellow, |_| {}).await;
     let record = record_from(&http, &server, room.id).await;
@@ -92,6 +105,17 @@ async fn a_game_journaled_on_nats_survives_sigkill_and_is_stored_once() {
         .unwrap();
     let stored = list.games.iter().filter(|game| game.id == room.id).count();
     assert_eq!(stored, 1, "the game is stored once");
+}
+
+#[tokio::test]
+async fn a_game_journaled_on_nats_survives_sigkill_and_is_stored_once() {
+    // The same node starts again: it takes its room's lease back at once.
+    a_game_survives_sigkill("node-a").await;
+}
+
+#[tokio::test]
+async fn a_killed_nodes_game_comes_back_on_another_node_once_its_lease_lapsed() {
+    a_game_survives_sigkill("node-b").await;
 }
 
 #[tokio::test]
