@@ -14,7 +14,7 @@ use uuid::Uuid;
 
 use super::format::Line;
 
-/// Where rooms' journals are kept: the file directory today, a broker's streams tomorrow.
+/// Where rooms' journals are kept: files in a directory, or a JetStream stream.
 pub trait JournalStore: Send + Sync + Debug {
     /// Starts the journal of room `id` with `entries`, replacing any journal of that id as one
     /// step (a reader never sees half of it).
