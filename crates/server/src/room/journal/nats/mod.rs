@@ -81,8 +81,8 @@ impl Kind {
         }
     }
 
-    fn of(headers: Option<&HeaderMap>) -> Option<Kind> {
-        let kind = headers?.get(KIND)?;
+    fn of(headers: &HeaderMap) -> Option<Kind> {
+        let kind = headers.get(KIND)?;
         [Kind::Rewrite, Kind::Append, Kind::Deleted, Kind::Aside]
             .into_iter()
             .find(|known| known.as_str() == kind.as_str())
@@ -208,10 +208,7 @@ impl NatsJournals {
     async fn load_one(&self, id: Uuid) -> Option<Loaded> {
         let subject = subject(id);
         let last = self.stream.direct_get_last_for_subject(&subject).await;
-        match last
-            .as_ref()
-            .map(|message| Kind::of(Some(&message.headers)))
-        {
+        match last.as_ref().map(|message| Kind::of(&message.headers)) {
             Ok(Some(Kind::Aside)) => return None,
             Ok(Some(Kind::Deleted)) => {
                 // A delete whose purge did not happen: finish it.
@@ -244,11 +241,13 @@ impl NatsJournals {
     }
 
     /// A subject's entries in order, and its last sequence. An unreadable entry is ignored with
-    /// everything after it, as in the file store.
+    /// everything after it, as in the file store (the messages after it still count for the
+    /// last sequence, which the next write expects).
     async fn read(&self, subject: &str) -> io::Result<(Vec<Line>, u64)> {
         let mut entries = Vec::new();
         let mut next = 1;
         let mut last = 0;
+        let mut readable = true;
         loop {
             let message = match self
                 .stream
@@ -261,15 +260,15 @@ impl NatsJournals {
             };
             next = message.sequence + 1;
             last = message.sequence;
-            let kind = Kind::of(Some(&message.headers));
+            let kind = Kind::of(&message.headers);
             if kind == Some(Kind::Rewrite) {
                 entries.clear();
             }
-            if matches!(kind, Some(Kind::Rewrite | Kind::Append)) {
+            if readable && matches!(kind, Some(Kind::Rewrite | Kind::Append)) {
                 let text = String::from_utf8_lossy(&message.payload);
                 if let Err(error) = decode_lines(&text, &mut entries) {
                     tracing::warn!(%error, subject, "journal ends in an unreadable entry; ignoring it and what follows");
-                    break;
+                    readable = false;
                 }
             }
         }
