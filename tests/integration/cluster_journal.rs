@@ -175,6 +175,41 @@ async fn a_node_whose_room_was_taken_over_sends_nothing_more_and_closes_its_sock
     check_record(&record, &before, actions_at(&record, &before));
 }
 
+#[tokio::test]
+async fn a_node_whose_lease_renewal_fails_closes_the_rooms_sockets_unprompted() {
+    let Some(broker) = NatsServer::start() else {
+        return;
+    };
+    let (first_data, second_data) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let http = reqwest::Client::new();
+    let args: Vec<&str> = on_nats(&broker, "node-a")
+        .into_iter()
+        .chain(["--lease-ms", "1500"])
+        .collect();
+    let first = ServerProcess::start(first_data.path(), None, &args);
+    let room = create_room(&http, &first).await;
+    let (mut red, mut yellow) = seat_both(&first, room.id).await;
+    play_some(&mut red, &mut yellow, 4).await;
+    let _second = ServerProcess::start(second_data.path(), None, &args);
+
+    // Nobody acts: the first process learns that the room is not its own any more from its
+    // next lease renewal (within a third of the lease), and closes the sockets by itself.
+    let started = Instant::now();
+    for client in [&mut red, &mut yellow] {
+        let (frames, close) = client.frames_until_closed().await;
+        assert_eq!(u16::from(close.expect("a close frame").code), 1001);
+        assert!(
+            frames.is_empty(),
+            "nothing sent after the takeover: {frames:?}"
+        );
+    }
+    assert!(
+        started.elapsed() < Duration::from_millis(1_500),
+        "closed within a lease: {:?}",
+        started.elapsed()
+    );
+}
+
 /// A journal entry for the store-level tests (any entry will do).
 fn entry(number: u64) -> Line {
     Line::Undone(vec![number])
