@@ -3,9 +3,11 @@
 //! `support` starts a server on port 0 per test and offers a typed WebSocket client. Set
 //! `TEST_LOG=1` to see the server's logs.
 
+mod broker;
 mod child;
 mod client;
 mod clock;
+mod cluster_journal;
 mod computer;
 mod data_dir;
 mod db;

@@ -344,6 +344,23 @@ impl Client {
         }
     }
 
+    /// Reads until the server closes the socket: the text frames that came first, exactly as
+    /// they arrived, and the close frame.
+    pub(crate) async fn frames_until_closed(&mut self) -> (Vec<String>, Option<CloseFrame>) {
+        let mut frames = Vec::new();
+        loop {
+            let frame = tokio::time::timeout(TIMEOUT, self.ws.next())
+                .await
+                .expect("closed in time");
+            match frame {
+                Some(Ok(Message::Close(frame))) => return (frames, frame),
+                Some(Ok(Message::Text(text))) => frames.push(text.as_str().to_owned()),
+                Some(Ok(_)) => continue,
+                Some(Err(_)) | None => return (frames, None),
+            }
+        }
+    }
+
     /// Sends `join` and returns the answer (a `welcome` or an `error`).
     pub(crate) async fn join(&mut self, join: Join) -> ServerMessage {
         self.send(&ClientMessage::Join(join)).await;

@@ -20,12 +20,13 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use crate::config::Config;
+use crate::config::{Config, NodeId};
 use crate::error::HttpError;
 use crate::lifecycle::Lifecycle;
 use crate::matchmaking::Matchmaker;
 use crate::metrics::MeteredStore;
 use crate::room::Registry;
+use crate::room::journal::{JournalStore, NatsJournals};
 use crate::room::{FileJournals, restore_all};
 use crate::state::AppState;
 
@@ -153,8 +154,29 @@ impl RunningServer {
     }
 }
 
-/// Opens the outbox and the journals under `config.data_dir`, restores the live games found
-/// there, binds `config.listen` and starts serving.
+/// The journal store: the NATS server's stream with `--nats-url`, else files in the data
+/// directory, synced every `--journal-sync-ms`.
+async fn open_journals(config: &Config, node: NodeId) -> anyhow::Result<Arc<dyn JournalStore>> {
+    if let Some(url) = config.nats_url() {
+        let journals = NatsJournals::connect(url, node.clone(), config.lease())
+            .await
+            .context("failed to open the journals on NATS (--nats-url)")?;
+        tracing::info!(node_id = %node, "live games' journals on NATS JetStream");
+        return Ok(journals);
+    }
+    let dir = config.data_dir.join("rooms");
+    let journals = FileJournals::open(dir, config.journal_open_files).with_context(|| {
+        format!(
+            "failed to open the journals in {}",
+            config.data_dir.display()
+        )
+    })?;
+    journals.sync_periodically(config.journal_sync());
+    Ok(journals)
+}
+
+/// Opens the outbox and the journals (under `config.data_dir`, or on NATS with `--nats-url`),
+/// restores the live games found there, binds `config.listen` and starts serving.
 pub async fn serve(config: Config, store: Arc<dyn GameStore>) -> anyhow::Result<RunningServer> {
     crate::metrics::handle();
     crate::telemetry::spawn_lag_probe();
@@ -168,9 +190,9 @@ pub async fn serve(config: Config, store: Arc<dyn GameStore>) -> anyhow::Result<
     )
     .await
     .with_context(|| format!("failed to open the outbox in {}", data_dir.display()))?;
-    let journals = FileJournals::open(data_dir.join("rooms"), config.journal_open_files)
-        .with_context(|| format!("failed to open the journals in {}", data_dir.display()))?;
-    journals.sync_periodically(config.journal_sync());
+    let mut config = config;
+    let node = config.node_id.get_or_insert_with(NodeId::random).clone();
+    let journals = open_journals(&config, node.clone()).await?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .with_context(|| format!("failed to bind {}", config.listen))?;
@@ -213,7 +235,7 @@ pub async fn serve(config: Config, store: Arc<dyn GameStore>) -> anyhow::Result<
         })
         .await
     });
-    tracing::info!(%addr, data_dir = %data_dir.display(), "listening");
+    tracing::info!(%addr, data_dir = %data_dir.display(), node_id = %node, "listening");
     let metrics = match metrics_listener {
         Some(listener) => {
             let metrics_addr = listener

@@ -205,6 +205,24 @@ pub struct Config {
     #[arg(long, env = "AEROPLANE_JOURNAL_OPEN_FILES", default_value_t = 1_024)]
     pub journal_open_files: usize,
 
+    /// A NATS server with JetStream (e.g. `nats://127.0.0.1:4222`): live games' journals go to
+    /// its stream `AEROPLANE_JOURNAL` and each open room is leased to this node in its key-value
+    /// bucket `aeroplane_leases` (see `docs/cluster.md`). Unset: the journals are files in the
+    /// data directory and nothing else is needed.
+    #[arg(long, env = "AEROPLANE_NATS_URL")]
+    pub nats_url: Option<String>,
+
+    /// This node's name in logs and room leases (letters, digits, `-` and `_`, at most 64).
+    /// Unset: a random name at each start. A node restarted with the same name takes back the
+    /// leases of its rooms at once; under another name it waits until they lapse.
+    #[arg(long, env = "AEROPLANE_NODE_ID")]
+    pub node_id: Option<NodeId>,
+
+    /// How long a room's lease lasts without renewal, in ms (with `--nats-url`). The owner renews
+    /// it every third of that; a node that cannot renew stops acting for the room.
+    #[arg(long, env = "AEROPLANE_LEASE_MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(300..))]
+    pub lease_ms: u64,
+
     /// Other browser origins allowed to create rooms and open WebSockets, comma-separated (e.g.
     /// `https://play.example.org,http://localhost:5173`); `*` allows any. Unset: only pages
     /// served by this server (same origin: the `Origin` names the request's `Host`). A `POST`
@@ -249,6 +267,42 @@ pub enum LogFormat {
     Pretty,
     /// One JSON object per line, for log collectors.
     Json,
+}
+
+/// A node's name: 1 to 64 letters, digits, `-` or `_`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeId(String);
+
+impl NodeId {
+    /// A random name (`node-` and 12 hex digits).
+    pub fn random() -> NodeId {
+        let id = uuid::Uuid::new_v4().simple().to_string();
+        NodeId(format!("node-{}", &id[..12]))
+    }
+
+    /// The name.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::str::FromStr for NodeId {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<NodeId, String> {
+        let allowed = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+        if (1..=64).contains(&text.len()) && text.chars().all(allowed) {
+            Ok(NodeId(text.to_owned()))
+        } else {
+            Err("expected 1 to 64 letters, digits, `-` or `_`".to_owned())
+        }
+    }
+}
+
+impl std::fmt::Display for NodeId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
 }
 
 fn parse_database_url(text: &str) -> Result<String, String> {
@@ -389,6 +443,16 @@ impl Config {
                 .any(|allowed| allowed == "*" || allowed.eq_ignore_ascii_case(origin))
     }
 
+    /// The NATS URL, if one is set and not empty.
+    pub fn nats_url(&self) -> Option<&str> {
+        self.nats_url.as_deref().filter(|url| !url.is_empty())
+    }
+
+    /// How long a room's lease lasts without renewal.
+    pub fn lease(&self) -> Duration {
+        Duration::from_millis(self.lease_ms)
+    }
+
     /// How long a client may take to send a request body.
     pub fn body_read_timeout(&self) -> Duration {
         Duration::from_millis(self.body_read_timeout_ms)
@@ -431,6 +495,8 @@ mod tests {
             ("--allowed-origins", "example.org"),
             ("--journal-sync-ms", "0"),
             ("--ipv6-prefix-len", "129"),
+            ("--node-id", "a node"),
+            ("--lease-ms", "10"),
         ] {
             let error = Config::try_parse_from(["aeroplane-server", flag, value])
                 .expect_err(flag)

@@ -23,7 +23,7 @@ use uuid::Uuid;
 
 use super::bot::BOT_CONN;
 use super::handle::ConnId;
-use super::journal::{JournalState, SavedComputer, SavedSeat, Setup, VERSION, Writer};
+use super::journal::{JournalState, Lost, SavedComputer, SavedSeat, Setup, VERSION, Writer};
 use super::parts::assist::Assist;
 use super::parts::clock::Clock;
 use super::parts::seats::{Joined, Seats};
@@ -131,10 +131,16 @@ impl Room {
 
     /// Brings the journal up to date and waits for it, then sends the held events (sending may
     /// drop a connection, whose `player_disconnected` is journaled and sent in turn); last, a game
-    /// that just ended hands its record and its journal to the outbox.
-    pub(super) async fn flush(&mut self) {
+    /// that just ended hands its record and its journal to the outbox. When the journal has
+    /// another owner now ([`Lost`]), nothing held is sent and no record is kept: the room must
+    /// stop acting (`task.rs`), since what it holds was never journaled.
+    pub(super) async fn flush(&mut self) -> Result<(), Lost> {
         loop {
-            self.journal_now().await;
+            if let Err(lost) = self.journal_now().await {
+                self.pending.clear();
+                self.finishing = false;
+                return Err(lost);
+            }
             if self.pending.is_empty() {
                 break;
             }
@@ -144,6 +150,7 @@ impl Room {
         if std::mem::take(&mut self.finishing) {
             self.keep_record();
         }
+        Ok(())
     }
 
     /// Sends messages to every joined connection, in order, dropping a connection that cannot
@@ -173,7 +180,7 @@ impl Room {
     }
 
     /// Brings the room's journal up to date (see `journal`).
-    pub(super) async fn journal_now(&mut self) {
+    pub(super) async fn journal_now(&mut self) -> Result<(), Lost> {
         let state = JournalState {
             actions: self.timeline.actions(),
             undos: self.timeline.undos(),
@@ -190,7 +197,7 @@ impl Room {
                 &self.clock,
             )
         };
-        self.journal.update(&state, setup).await;
+        self.journal.update(&state, setup).await
     }
 
     /// The journal's setup entry for the room as it is now (from the parts, so that the journal

@@ -135,6 +135,21 @@ enum Step {
     Close,
     /// Stops for a shutdown, keeping the journal.
     Stop,
+    /// Lets the room go: its journal has another owner now (see [`Ending::Lost`]).
+    Lost,
+}
+
+/// Why a room's task ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ending {
+    /// Retired, or nobody can reach it any more.
+    Closed,
+    /// The server is shutting down; the journal keeps the game for the restart.
+    ShuttingDown,
+    /// Another node owns the room now (this node lost its lease, or its journal refused a
+    /// write): the room stops at once, sends nothing more and leaves the journal to its owner.
+    /// Its clients are closed like at a shutdown, so they reconnect.
+    Lost,
 }
 
 impl Room {
@@ -145,15 +160,20 @@ impl Room {
         journaled: oneshot::Sender<()>,
     ) {
         tracing::info!(mode = self.mode.as_str(), "room opened");
-        self.flush().await;
+        let first = self.flush().await;
         let _ = journaled.send(());
+        if first.is_err() {
+            self.close(Ending::Lost).await;
+            return;
+        }
         if !restored {
             self.account(RoomView::default());
         }
         let mut stopping = self.context.lifecycle.stopping();
-        let shutting_down = loop {
+        let ending = loop {
             let wake = self.next_wake();
             let before = self.view();
+            let revoked = self.journal.revoked();
             let step = tokio::select! {
                 command = inbox.recv() => match command {
                     Some(command) => {
@@ -174,35 +194,39 @@ impl Room {
                 }
                 // The server is shutting down: the journal keeps the game for the restart.
                 _ = stopping.wait_for(|stop| *stop) => Step::Stop,
+                // The journal was taken from this node (its lease lapsed).
+                () = cancelled(revoked) => Step::Lost,
             };
-            self.flush().await;
+            if matches!(step, Step::Lost) || self.flush().await.is_err() {
+                break Ending::Lost;
+            }
             self.account(before);
             match step {
                 Step::Go => {}
-                Step::Close => break false,
-                Step::Stop => break true,
+                Step::Close => break Ending::Closed,
+                Step::Stop => break Ending::ShuttingDown,
+                Step::Lost => break Ending::Lost,
             }
         };
-        self.close(shutting_down).await;
+        self.close(ending).await;
     }
 
     /// Leaves the registry, deletes the journal of a room closing unplayed (a finished game's
-    /// goes once its record is in the outbox; a shutdown keeps every journal for the restart)
-    /// and closes every connection.
-    async fn close(&mut self, shutting_down: bool) {
+    /// goes once its record is in the outbox; a shutdown keeps every journal for the restart, and
+    /// a lost room's journal is its new owner's) and closes every connection.
+    async fn close(&mut self, ending: Ending) {
         self.context.registry.remove(self.id);
-        if !shutting_down && self.phase() == RoomPhase::Waiting {
+        if ending == Ending::Closed && self.phase() == RoomPhase::Waiting {
             self.journal.delete().await;
         }
-        let code = if shutting_down {
-            CloseCode::ShuttingDown
-        } else {
-            CloseCode::RoomClosed
+        let code = match ending {
+            Ending::Closed => CloseCode::RoomClosed,
+            Ending::ShuttingDown | Ending::Lost => CloseCode::ShuttingDown,
         };
         self.seats.close_all(code);
         let view = self.view();
         crate::metrics::room_changed(self.mode, view, RoomView::default(), &[]);
-        tracing::info!(shutting_down, "room closed");
+        tracing::info!(?ending, "room closed");
     }
 
     fn command(&mut self, command: RoomCommand) {
@@ -227,5 +251,13 @@ impl Room {
         .into_iter()
         .flatten()
         .min()
+    }
+}
+
+/// Waits until `token` is cancelled; forever without one.
+async fn cancelled(token: Option<tokio_util::sync::CancellationToken>) {
+    match token {
+        Some(token) => token.cancelled_owned().await,
+        None => std::future::pending().await,
     }
 }

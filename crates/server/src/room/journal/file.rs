@@ -28,7 +28,7 @@ use std::time::Duration;
 use futures_util::future::{BoxFuture, FutureExt};
 use uuid::Uuid;
 
-use super::format::Line;
+use super::format::{Line, encode_lines};
 use super::store::{JournalStore, Loaded, RoomJournal};
 
 /// The journals of every live game of this server, as files in one directory.
@@ -265,7 +265,7 @@ impl FileJournal {
 
     /// Appends entries, through the held file or one opened for this write.
     fn add(&mut self, entries: &[Line]) -> io::Result<()> {
-        let text = text_of(entries);
+        let text = encode_lines(entries);
         if self.file.is_none() && self.handles.take() {
             match OpenOptions::new().append(true).open(&self.path) {
                 Ok(file) => self.file = Some(file),
@@ -293,7 +293,7 @@ impl FileJournal {
         let name = self.path.file_name().unwrap_or_default().to_string_lossy();
         let temporary = self.dir.join(format!("{name}.tmp"));
         let mut file = aeroplane_store::private::create_file(&temporary)?;
-        file.write_all(text_of(entries).as_bytes())?;
+        file.write_all(encode_lines(entries).as_bytes())?;
         drop(file);
         fs::rename(&temporary, &self.path)?;
         self.dirty.store(true, Ordering::Release);
@@ -330,16 +330,6 @@ impl RoomJournal for FileJournal {
         let renamed = fs::rename(&self.path, self.path.with_extension("jsonl.broken"));
         std::future::ready(renamed).boxed()
     }
-}
-
-/// Entries as JSON lines.
-fn text_of(entries: &[Line]) -> String {
-    let mut text = String::new();
-    for entry in entries {
-        text.push_str(&serde_json::to_string(entry).expect("journal entries encode"));
-        text.push('\n');
-    }
-    text
 }
 
 /// Forces the journals to disk: `syncfs(2)` through the directory's handle.

@@ -94,3 +94,21 @@ pub enum Line {
     /// The turn clock's count so far, whenever it changes (since version 2).
     Clock(SavedClock),
 }
+
+/// Entries as JSON lines (one entry per line, each line ending in `\n`).
+pub(super) fn encode_lines(entries: &[Line]) -> String {
+    let mut text = String::new();
+    for entry in entries {
+        text.push_str(&serde_json::to_string(entry).expect("journal entries encode"));
+        text.push('\n');
+    }
+    text
+}
+
+/// Adds the entries of JSON lines to `entries`, up to the first unreadable one (an error).
+pub(super) fn decode_lines(text: &str, entries: &mut Vec<Line>) -> serde_json::Result<()> {
+    for line in text.lines().filter(|line| !line.trim().is_empty()) {
+        entries.push(serde_json::from_str(line)?);
+    }
+    Ok(())
+}

@@ -6,9 +6,12 @@
 //! The room writes it through its [`Writer`], which knows what the journal holds and adds only
 //! what changed; the store only appends, rewrites, deletes, syncs and loads. The file store
 //! ([`FileJournals`], `file.rs`) keeps each journal as `<data_dir>/rooms/<room id>.jsonl`, one
-//! JSON entry per line; another store (a stream on a message broker) plugs in behind the same
-//! two traits without touching the room. No lock is shared by rooms around I/O: each room writes
-//! its own journal from its own task.
+//! JSON entry per line; the NATS store ([`NatsJournals`], `nats/`, with `--nats-url`) keeps them
+//! on a JetStream stream, a subject per room, each room leased to one node; both plug in behind
+//! the same two traits without touching the room. A store may take a journal away from this
+//! process (another node owns the room now): the journal's `revoked` token is cancelled or a
+//! write fails with [`Revoked`], and the room stops at once, sending nothing it held. No lock is
+//! shared by rooms around I/O: each room writes its own journal from its own task.
 //!
 //! The first entry is the setup: the mode, the seats taken so far with names, tokens and client seeds (a local room's
 //! one player holds both seats with one token), the server seed and its commitment, when the
@@ -46,10 +49,12 @@
 
 mod file;
 mod format;
+pub mod nats;
 mod store;
 mod writer;
 
 pub use file::FileJournals;
 pub use format::{Line, SavedClock, SavedComputer, SavedSeat, Setup, VERSION};
-pub use store::{JournalStore, Loaded, RoomJournal};
-pub(super) use writer::{JournalState, Writer};
+pub use nats::NatsJournals;
+pub use store::{JournalStore, Loaded, Revoked, RoomJournal, is_revoked};
+pub(super) use writer::{JournalState, Lost, Writer};

@@ -9,11 +9,12 @@ use std::fmt::Debug;
 use std::io;
 
 use futures_util::future::BoxFuture;
+use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 use super::format::Line;
 
-/// Where rooms' journals are kept: the file directory today, a broker's streams tomorrow.
+/// Where rooms' journals are kept: files in a directory, or a JetStream stream.
 pub trait JournalStore: Send + Sync + Debug {
     /// Starts the journal of room `id` with `entries`, replacing any journal of that id as one
     /// step (a reader never sees half of it).
@@ -45,6 +46,24 @@ pub trait RoomJournal: Send + Debug {
     /// Keeps the journal out of the way of every later start (it cannot be restored), where an
     /// operator can still read it.
     fn set_aside(self: Box<Self>) -> BoxFuture<'static, io::Result<()>>;
+
+    /// Cancelled once this process may no longer write the journal (another node owns the room
+    /// now); `None` for a store whose journals cannot be taken away (files).
+    fn revoked(&self) -> Option<CancellationToken> {
+        None
+    }
+}
+
+/// Why a journal refuses a write: another owner has the room now (this process lost its lease,
+/// or a newer writer appended since). Carried inside the `io::Error` of the refused operation;
+/// the room stops acting for the room when it sees it ([`is_revoked`]).
+#[derive(Debug, thiserror::Error)]
+#[error("the journal has another owner now: {0}")]
+pub struct Revoked(pub String);
+
+/// Whether a journal error says that another owner has the room now.
+pub fn is_revoked(error: &io::Error) -> bool {
+    error.get_ref().is_some_and(|inner| inner.is::<Revoked>())
 }
 
 /// A journal found at start.

@@ -7,7 +7,7 @@ use aeroplane_protocol::record::LoggedAction;
 use uuid::Uuid;
 
 use super::format::{Line, SavedClock, Setup};
-use super::store::{JournalStore, RoomJournal};
+use super::store::{JournalStore, RoomJournal, is_revoked};
 
 /// What a room's journal must hold now, borrowed from the room's parts.
 #[derive(Debug)]
@@ -72,6 +72,10 @@ fn undone_events(actions: &[LoggedAction]) -> Vec<u64> {
         .collect()
 }
 
+/// The room's journal has another owner now: the room must stop acting for it.
+#[derive(Debug)]
+pub(in crate::room) struct Lost;
+
 /// A room's journal and what it holds.
 #[derive(Debug)]
 pub(in crate::room) struct Writer {
@@ -85,6 +89,8 @@ pub(in crate::room) struct Writer {
     rewrite_pending: bool,
     /// Whether updates wait (a journal resumed at start, until its room is rebuilt).
     suspended: bool,
+    /// Whether the journal was taken from this process: nothing is written any more.
+    lost: bool,
     written: Written,
 }
 
@@ -98,6 +104,7 @@ impl Writer {
             waiting_setup: None,
             rewrite_pending: false,
             suspended: false,
+            lost: false,
             written: Written::default(),
         }
     }
@@ -125,16 +132,34 @@ impl Writer {
     /// Brings the journal up to date with `state`: starts it for a new room, rewrites it whole
     /// when a waiting room's `setup` changed (a seat taken, the game started) or after a
     /// restore, and otherwise appends what the room gained. Failures are logged and counted;
-    /// the game goes on without its journal.
+    /// the game goes on without its journal, except when the store says another owner has the
+    /// room now ([`Lost`]): then nothing of it may be sent, and the room must let go.
     pub(in crate::room) async fn update(
         &mut self,
         state: &JournalState<'_>,
         setup: impl FnOnce() -> Setup,
-    ) {
-        if let Err(error) = self.try_update(state, setup).await {
-            crate::telemetry::journal_write_failed();
-            tracing::error!(%error, "cannot write the room's journal; a restart would lose it");
+    ) -> Result<(), Lost> {
+        if self.lost {
+            return Err(Lost);
         }
+        let Err(error) = self.try_update(state, setup).await else {
+            return Ok(());
+        };
+        crate::telemetry::journal_write_failed();
+        if is_revoked(&error) {
+            tracing::warn!(%error, "the journal refused a write: another node owns the room now");
+            // The journal is another owner's: never write, delete or hand it off from here.
+            self.journal = None;
+            self.lost = true;
+            return Err(Lost);
+        }
+        tracing::error!(%error, "cannot write the room's journal; a restart would lose it");
+        Ok(())
+    }
+
+    /// Cancelled once the journal is taken from this process (see `RoomJournal::revoked`).
+    pub(in crate::room) fn revoked(&self) -> Option<tokio_util::sync::CancellationToken> {
+        self.journal.as_ref().and_then(|journal| journal.revoked())
     }
 
     async fn try_update(

@@ -1,0 +1,400 @@
+//! The journal store on NATS JetStream (`--nats-url`): one stream, a subject per room, and a
+//! lease per room in a key-value bucket ([`lease`]).
+//!
+//! Why a broker: a file journal lives and dies with its machine's disk, so a room can only come
+//! back where it was. A JetStream stream is a durable, ordered log that any node reaches, with
+//! compare-and-set on a subject's last sequence; it is the first step of issue 15 (rooms that
+//! outlive their node). What this store does, against the two journal traits:
+//!
+//! - The stream [`STREAM`] (file storage, subjects `aeroplane.journal.<room id>`) holds each
+//!   room's entries: one message per `create`, `append` or `rewrite`, its payload the entries as
+//!   JSON lines (the file store's format), its header [`KIND`] saying which.
+//! - Every write waits for JetStream's acknowledgement (so `sync` has nothing to do) and carries
+//!   the subject's last sequence this journal knows (`Nats-Expected-Last-Subject-Sequence`).
+//!   A writer that is late, because another node (or this node restarted) has written the room
+//!   since, is refused; the refusal is a [`Revoked`] error, and the room stops acting for the
+//!   room and closes its sockets (`room/task.rs`). That is the fencing.
+//! - `rewrite` (and `create`) is one message with `Nats-Rollup: sub`: the subject's earlier
+//!   messages are gone in the same step, so a reader never sees half of one.
+//! - `delete` writes a fenced, empty rollup (a tombstone) and purges the subject; `set_aside`
+//!   appends a marker a later `load_all` skips, leaving the entries for an operator to read.
+//! - `load_all` reads every room subject in order, skipping rooms whose lease another node holds
+//!   and rooms set aside.
+//! - Each journal holds its room's lease, renewed in the background and given back when the
+//!   journal is dropped; a lost lease cancels [`RoomJournal::revoked`] and refuses writes.
+
+mod lease;
+
+use std::io;
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_nats::HeaderMap;
+use async_nats::header::NATS_EXPECTED_LAST_SUBJECT_SEQUENCE;
+use async_nats::jetstream::context::{
+    CreateKeyValueError, CreateStreamError, GetStreamError, PublishErrorKind,
+};
+use async_nats::jetstream::stream::{self, DirectGetErrorKind, StorageType};
+use async_nats::jetstream::{self, Context};
+use futures_util::TryStreamExt;
+use futures_util::future::{BoxFuture, FutureExt};
+use uuid::Uuid;
+
+pub use lease::{BUCKET, KeptLease, Lease, LeaseError, Leases};
+
+use super::format::{Line, decode_lines, encode_lines};
+use super::store::{JournalStore, Loaded, Revoked, RoomJournal};
+use crate::config::NodeId;
+
+/// The stream of every room's journal.
+pub const STREAM: &str = "AEROPLANE_JOURNAL";
+
+/// The subjects of the stream: one per room.
+const SUBJECTS: &str = "aeroplane.journal.*";
+
+/// The header that says what a journal message is (see [`Kind`]).
+pub const KIND: &str = "Aeroplane-Journal";
+
+/// How long a shutdown waits for the leases to be given back.
+const SETTLE: Duration = Duration::from_secs(2);
+
+/// What a journal message is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Every entry, replacing what the subject held (a rollup).
+    Rewrite,
+    /// Entries to add at the end.
+    Append,
+    /// Nothing: the journal was deleted (a rollup, then the subject is purged).
+    Deleted,
+    /// The journal cannot be restored; later starts skip it.
+    Aside,
+}
+
+impl Kind {
+    fn as_str(self) -> &'static str {
+        match self {
+            Kind::Rewrite => "rewrite",
+            Kind::Append => "append",
+            Kind::Deleted => "deleted",
+            Kind::Aside => "aside",
+        }
+    }
+
+    fn of(headers: &HeaderMap) -> Option<Kind> {
+        let kind = headers.get(KIND)?;
+        [Kind::Rewrite, Kind::Append, Kind::Deleted, Kind::Aside]
+            .into_iter()
+            .find(|known| known.as_str() == kind.as_str())
+    }
+}
+
+/// Why the NATS journal store cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum NatsError {
+    /// No connection to the server.
+    #[error("cannot connect to NATS at {url}: {source}")]
+    Connect {
+        /// The URL tried.
+        url: String,
+        /// Why.
+        source: async_nats::ConnectError,
+    },
+    /// The stream could not be created or updated (is JetStream enabled?).
+    #[error("cannot set up the JetStream stream {STREAM}: {0}")]
+    Stream(#[from] CreateStreamError),
+    /// The stream could not be read back.
+    #[error("cannot open the JetStream stream {STREAM}: {0}")]
+    GetStream(#[from] GetStreamError),
+    /// The lease bucket could not be created or updated.
+    #[error("cannot set up the key-value bucket {BUCKET}: {0}")]
+    Bucket(#[from] CreateKeyValueError),
+}
+
+/// The journals of every live game, as subjects of one JetStream stream, each room leased to
+/// the node that writes it.
+#[derive(Debug)]
+pub struct NatsJournals {
+    jetstream: Context,
+    stream: stream::Stream,
+    leases: Leases,
+}
+
+impl NatsJournals {
+    /// Connects to the NATS server at `url` as `node`, and sets up the stream and the lease
+    /// bucket (leases lasting `lease` without renewal).
+    pub async fn connect(
+        url: &str,
+        node: NodeId,
+        lease: Duration,
+    ) -> Result<Arc<NatsJournals>, NatsError> {
+        let client = async_nats::ConnectOptions::new()
+            .name(format!("aeroplane-server {node}"))
+            .connect(url)
+            .await
+            .map_err(|source| NatsError::Connect {
+                url: url.to_owned(),
+                source,
+            })?;
+        let jetstream = jetstream::new(client);
+        jetstream
+            .create_or_update_stream(stream::Config {
+                name: STREAM.to_owned(),
+                description: Some("Live games' journals (aeroplane-server)".to_owned()),
+                subjects: vec![SUBJECTS.to_owned()],
+                storage: StorageType::File,
+                num_replicas: 1,
+                allow_rollup: true,
+                allow_direct: true,
+                ..Default::default()
+            })
+            .await?;
+        let stream = jetstream.get_stream(STREAM).await?;
+        let leases = Leases::open(&jetstream, node, lease).await?;
+        Ok(Arc::new(NatsJournals {
+            jetstream,
+            stream,
+            leases,
+        }))
+    }
+
+    /// The leases of this node.
+    pub fn leases(&self) -> &Leases {
+        &self.leases
+    }
+
+    fn journal(&self, id: Uuid, last: u64, lease: Lease) -> NatsJournal {
+        NatsJournal {
+            jetstream: self.jetstream.clone(),
+            stream: self.stream.clone(),
+            id,
+            subject: subject(id),
+            last,
+            lease: lease.keep(),
+        }
+    }
+
+    /// Reads every room subject, leaving out rooms leased to another node and rooms set aside.
+    async fn load_now(&self) -> Vec<Loaded> {
+        let mut subjects = Vec::new();
+        let listed = self.stream.info_with_subjects(SUBJECTS).await;
+        let listed = match listed {
+            Ok(info) => info.try_collect::<Vec<_>>().await,
+            Err(error) => Err(error),
+        };
+        match listed {
+            Ok(found) => subjects.extend(found.into_iter().map(|(subject, _)| subject)),
+            Err(error) => {
+                tracing::error!(%error, stream = STREAM, "cannot list the journals");
+                return Vec::new();
+            }
+        }
+        subjects.sort();
+        let mut loaded = Vec::new();
+        for subject in subjects {
+            let Some(id) = subject
+                .rsplit('.')
+                .next()
+                .and_then(|id| id.parse::<Uuid>().ok())
+            else {
+                continue;
+            };
+            loaded.extend(self.load_one(id).await);
+        }
+        loaded
+    }
+
+    /// Reads one room's journal, if this node may act for the room.
+    async fn load_one(&self, id: Uuid) -> Option<Loaded> {
+        let subject = subject(id);
+        let last = self.stream.direct_get_last_for_subject(&subject).await;
+        match last.as_ref().map(|message| Kind::of(&message.headers)) {
+            Ok(Some(Kind::Aside)) => return None,
+            Ok(Some(Kind::Deleted)) => {
+                // A delete whose purge did not happen: finish it.
+                let _ = self.stream.purge().filter(&subject).await;
+                return None;
+            }
+            Ok(_) => {}
+            Err(error) if error.kind() == DirectGetErrorKind::NotFound => return None,
+            Err(error) => {
+                tracing::error!(%error, room_id = %id, "cannot read a journal");
+                return None;
+            }
+        }
+        let lease = match self.leases.acquire(id).await {
+            Ok(lease) => lease,
+            Err(error) => {
+                tracing::info!(%error, room_id = %id, "not restoring a room another node owns");
+                return None;
+            }
+        };
+        let (entries, last) = match self.read(&subject).await {
+            Ok((entries, last)) => (Ok(entries), last),
+            Err(error) => (Err(error), last.map_or(0, |message| message.sequence)),
+        };
+        Some(Loaded {
+            name: format!("{STREAM}/{subject}"),
+            entries,
+            journal: Box::new(self.journal(id, last, lease)),
+        })
+    }
+
+    /// A subject's entries in order, and its last sequence. An unreadable entry is ignored with
+    /// everything after it, as in the file store (the messages after it still count for the
+    /// last sequence, which the next write expects).
+    async fn read(&self, subject: &str) -> io::Result<(Vec<Line>, u64)> {
+        let mut entries = Vec::new();
+        let mut next = 1;
+        let mut last = 0;
+        let mut readable = true;
+        loop {
+            let message = match self
+                .stream
+                .direct_get_next_for_subject(subject, Some(next))
+                .await
+            {
+                Ok(message) => message,
+                Err(error) if error.kind() == DirectGetErrorKind::NotFound => break,
+                Err(error) => return Err(io::Error::other(error)),
+            };
+            next = message.sequence + 1;
+            last = message.sequence;
+            let kind = Kind::of(&message.headers);
+            if kind == Some(Kind::Rewrite) {
+                entries.clear();
+            }
+            if readable && matches!(kind, Some(Kind::Rewrite | Kind::Append)) {
+                let text = String::from_utf8_lossy(&message.payload);
+                if let Err(error) = decode_lines(&text, &mut entries) {
+                    tracing::warn!(%error, subject, "journal ends in an unreadable entry; ignoring it and what follows");
+                    readable = false;
+                }
+            }
+        }
+        Ok((entries, last))
+    }
+}
+
+impl JournalStore for NatsJournals {
+    fn create<'a>(
+        &'a self,
+        id: Uuid,
+        entries: &'a [Line],
+    ) -> BoxFuture<'a, io::Result<Box<dyn RoomJournal>>> {
+        async move {
+            let lease = self.leases.acquire(id).await.map_err(io::Error::other)?;
+            let mut journal = self.journal(id, 0, lease);
+            journal
+                .publish(Kind::Rewrite, encode_lines(entries), false)
+                .await?;
+            Ok(Box::new(journal) as Box<dyn RoomJournal>)
+        }
+        .boxed()
+    }
+
+    fn load_all(&self) -> BoxFuture<'_, Vec<Loaded>> {
+        self.load_now().boxed()
+    }
+
+    /// JetStream acknowledged every write already; at shutdown (`all`), waits a little for the
+    /// leases of the closed rooms to be given back.
+    fn sync(&self, all: bool) -> BoxFuture<'_, ()> {
+        async move {
+            if all {
+                self.leases.settle(SETTLE).await;
+            }
+        }
+        .boxed()
+    }
+}
+
+/// The subject of room `id`'s journal.
+fn subject(id: Uuid) -> String {
+    format!("aeroplane.journal.{id}")
+}
+
+/// One room's journal: its subject, the last sequence it knows, and its room's lease.
+#[derive(Debug)]
+struct NatsJournal {
+    jetstream: Context,
+    stream: stream::Stream,
+    id: Uuid,
+    subject: String,
+    /// The subject's last sequence as this journal wrote or read it; a write expects it.
+    last: u64,
+    lease: KeptLease,
+}
+
+impl NatsJournal {
+    /// Publishes one message and waits for JetStream's acknowledgement; `fenced`: only if the
+    /// subject's last sequence is still [`NatsJournal::last`].
+    async fn publish(&mut self, kind: Kind, payload: String, fenced: bool) -> io::Result<()> {
+        if self.lease.revoked().is_cancelled() {
+            return Err(io::Error::other(Revoked(format!(
+                "the lease of room {} was lost",
+                self.id
+            ))));
+        }
+        let mut headers = HeaderMap::new();
+        headers.insert(KIND, kind.as_str());
+        if matches!(kind, Kind::Rewrite | Kind::Deleted) {
+            headers.insert("Nats-Rollup", "sub");
+        }
+        if fenced {
+            headers.insert(NATS_EXPECTED_LAST_SUBJECT_SEQUENCE, self.last.to_string());
+        }
+        let refused = |error: jetstream::context::PublishError| {
+            if error.kind() == PublishErrorKind::WrongLastSequence {
+                io::Error::other(Revoked(format!(
+                    "room {} was written by another writer since sequence {}",
+                    self.id, self.last
+                )))
+            } else {
+                io::Error::other(error)
+            }
+        };
+        let acknowledged = self
+            .jetstream
+            .publish_with_headers(self.subject.clone(), headers, payload.into())
+            .await
+            .map_err(refused)?
+            .await
+            .map_err(refused)?;
+        self.last = acknowledged.sequence;
+        Ok(())
+    }
+}
+
+impl RoomJournal for NatsJournal {
+    fn append<'a>(&'a mut self, entries: &'a [Line]) -> BoxFuture<'a, io::Result<()>> {
+        self.publish(Kind::Append, encode_lines(entries), true)
+            .boxed()
+    }
+
+    fn rewrite<'a>(&'a mut self, entries: &'a [Line]) -> BoxFuture<'a, io::Result<()>> {
+        self.publish(Kind::Rewrite, encode_lines(entries), true)
+            .boxed()
+    }
+
+    fn delete(mut self: Box<Self>) -> BoxFuture<'static, io::Result<()>> {
+        async move {
+            self.publish(Kind::Deleted, String::new(), true).await?;
+            self.stream
+                .purge()
+                .filter(&self.subject)
+                .await
+                .map_err(io::Error::other)?;
+            Ok(())
+        }
+        .boxed()
+    }
+
+    fn set_aside(mut self: Box<Self>) -> BoxFuture<'static, io::Result<()>> {
+        async move { self.publish(Kind::Aside, String::new(), true).await }.boxed()
+    }
+
+    fn revoked(&self) -> Option<tokio_util::sync::CancellationToken> {
+        Some(self.lease.revoked().clone())
+    }
+}
