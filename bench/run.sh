@@ -13,9 +13,12 @@
 #
 # Settings (environment): REPEATS=3 ROOMS=1000 DURATION=20s RATE=5000 IDLE=10000 HOLD=30s
 #   TARGETS="aeroplane echo broadcast colyseus" LEVEL=random SOURCE_ADDRS=127.0.0.1,...,127.0.0.8
-#   BEFORE=<an earlier aeroplane-server binary>: adds the target `before`, that binary under the
-#   same flags and load as ours, so a change is measured interleaved with its yardsticks
-#   (put `before` in TARGETS; a server older than stop 12 takes none of the room-cap flags).
+#   VARIANTS="name=<binary> ...": other builds of our server (an earlier commit, another
+#   profile), each the target `name`, run under the same flags and load as ours, so a change is
+#   measured interleaved with its yardsticks (put the names in TARGETS; a server older than
+#   stop 12 takes none of the room-cap flags). BEFORE=<binary> is short for VARIANTS="before=…".
+#   WARMUP=0s: round trips of actions due in the first WARMUP of an open-loop run are left out of
+#   the latency figures (they still count as actions); the load generator's --warmup.
 #   PORT=18400 (first port; each run takes the next) OUT=<dir for the raw JSON, default a
 #   fresh temporary directory> CARGO_TARGET_DIR (default: the workspace's target/).
 #
@@ -58,6 +61,15 @@ log() { printf '== %s\n' "$*" >&2; }
 
 log "building release binaries into $CARGO_TARGET_DIR"
 (cd "$ROOT" && cargo build --release --quiet -p aeroplane-server -p aeroplane-loadtest -p aeroplane-bench-echo)
+WARMUP="${WARMUP:-0s}"
+# Our server's other builds, by target name.
+declare -A VARIANT=()
+[[ -n "${BEFORE:-}" ]] && VARIANT[before]="$BEFORE"
+for variant in ${VARIANTS:-}; do
+    VARIANT[${variant%%=*}]="${variant#*=}"
+done
+is_ours() { [[ "$1" == aeroplane || -n "${VARIANT[$1]:-}" ]]; }
+
 if [[ "$MODE" != idle && " $TARGETS " == *" colyseus "* && ! -d "$ROOT/bench/colyseus/node_modules" ]]; then
     log "installing the Colyseus peer (npm ci)"
     (cd "$ROOT/bench/colyseus" && npm ci --no-audit --no-fund --loglevel=error)
@@ -80,10 +92,11 @@ trap cleanup EXIT
 # start_server TARGET PORT: starts it pinned to the server core, sets SERVER_PID, waits for it.
 start_server() {
     local target="$1" port="$2"
-    case "$target" in
-    aeroplane | before)
-        local data binary="$BIN/aeroplane-server"
-        [[ "$target" == before ]] && binary="${BEFORE:?BEFORE names the earlier server binary}"
+    local kind="$target"
+    is_ours "$target" && kind=aeroplane
+    case "$kind" in
+    aeroplane)
+        local data binary="${VARIANT[$target]:-$BIN/aeroplane-server}"
         data="$(mktemp -d "$OUT/data.XXXXXX")"
         taskset -c "$SERVER_CORE" "$binary" --listen "127.0.0.1:$port" \
             --data-dir "$data" --log-level warn \
@@ -142,12 +155,12 @@ load_run() {
     local base_kib before after
     base_kib="$(rss_kib "$SERVER_PID")"
     local protocol="$target"
-    [[ "$target" == before ]] && protocol=aeroplane
+    is_ours "$target" && protocol=aeroplane
     local args=(--server "http://127.0.0.1:$port" --target "$protocol" --rooms "$ROOMS"
         --duration "$DURATION" --level "$LEVEL" --json --source-addrs "$SOURCE_ADDRS"
         --server-pid "$SERVER_PID")
     if [[ "$MODE" == open ]]; then
-        args+=(--rate "$RATE")
+        args+=(--rate "$RATE" --warmup "$WARMUP")
     fi
     log "$MODE run $repeat: $target, $ROOMS rooms, $DURATION$([[ $MODE == open ]] && echo ", $RATE actions/s" || true)"
     before="$(cpu_ticks "$SERVER_PID")"
@@ -179,7 +192,10 @@ import glob, json, statistics, sys
 
 out, mode, rooms = sys.argv[1], sys.argv[2], int(sys.argv[3])
 runs = [json.load(open(path)) for path in sorted(glob.glob(f"{out}/{mode}-*.json"))]
-order = {"before": -1, "aeroplane": 0, "echo": 1, "broadcast": 2, "colyseus": 3}
+order = {"aeroplane": 0, "echo": 1, "broadcast": 2, "colyseus": 3}
+# Variants of our server (BEFORE, VARIANTS) first, in the order they were run.
+for run in runs:
+    order.setdefault(run["target"], -1)
 runs.sort(key=lambda run: (run["repeat"], order[run["target"]]))
 
 def cpu_us(run):
@@ -204,23 +220,24 @@ for run in runs:
           f"| {run['server_peak_kib'] / 1024:.1f} | {per_room_kib(run):.1f} | {errors} |")
 
 medians = {}
-for target in order:
+for target in sorted(order, key=order.get):
     mine = [run for run in runs if run["target"] == target]
     if mine:
         medians[target] = {
             "cpu": statistics.median(cpu_us(run) for run in mine),
             "rate": statistics.median(run["actions_per_second"] for run in mine),
             "p99": statistics.median(run["round_trip_ms"]["p99"] for run in mine),
+            "p99_9": max(run["round_trip_ms"]["p99_9"] for run in mine),
             "rss": statistics.median(run["server_peak_kib"] for run in mine) / 1024,
             "room": statistics.median(per_room_kib(run) for run in mine),
         }
 print()
-print("| median of runs | server CPU µs/action | actions/s | p99 ms | peak RSS MiB | KiB/room |")
-print("|---|---|---|---|---|---|")
+print("| median of runs | server CPU µs/action | actions/s | p99 ms | worst p99.9 ms | peak RSS MiB | KiB/room |")
+print("|---|---|---|---|---|---|---|")
 for target, m in medians.items():
-    print(f"| {target} | {m['cpu']:.1f} | {m['rate']:,.0f} | {m['p99']:.2f} | {m['rss']:.1f} | {m['room']:.1f} |")
+    print(f"| {target} | {m['cpu']:.1f} | {m['rate']:,.0f} | {m['p99']:.2f} | {m['p99_9']:.2f} | {m['rss']:.1f} | {m['room']:.1f} |")
 ours = medians.get("aeroplane")
-for peer in ("before", "echo", "broadcast", "colyseus"):
+for peer in [target for target in medians if target != "aeroplane"]:
     if ours and peer in medians:
         m = medians[peer]
         print(f"\nours/{peer}: server CPU per action {ours['cpu'] / m['cpu']:.2f}x, "
