@@ -3,7 +3,7 @@
 //! does the same, and so on. The messages are our real `roll` and `move` messages (same sizes,
 //! event numbers counting up), and each round trip ends when the echo arrives. A game is
 //! [`ACTIONS_PER_GAME`] actions, then both sockets close and the next game opens new ones, as
-//! our rooms do.
+//! our rooms do. [`play`] is that game, for this target and the broadcast target alike.
 
 use aeroplane_protocol::client::{Act, ClientMessage, MovePlane};
 use aeroplane_rules::Plane;
@@ -20,22 +20,66 @@ pub(super) const ACTIONS_PER_GAME: u64 = 300;
 
 /// Plays games in one room slot until the budget is spent.
 pub(super) async fn run_room(slot: &mut RoomSlot<'_>) {
+    let url = format!("{}/echo", socket::ws_base(&slot.config.server));
     while slot.budget.start_game() {
-        let outcome = game(slot).await;
+        let outcome = play(slot, &url, Answer::Echo).await;
         if !slot.settle(outcome) {
             break;
         }
     }
 }
 
-/// Opens two sockets and sends one game's worth of actions over them in turn.
-async fn game(slot: &mut RoomSlot<'_>) -> Result<Ended, String> {
+/// What answers an action in a yardstick's room.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Answer {
+    /// Its echo, to its sender alone.
+    Echo,
+    /// Its copy to both seats: the sender reads the opponent's earlier actions first, then its
+    /// own copy, as our clients read the opponent's events.
+    Broadcast,
+}
+
+/// One player's socket in a yardstick's room, and how many text messages it has read.
+struct Seat {
+    socket: Socket,
+    /// Text messages read so far.
+    read: u64,
+}
+
+impl Seat {
+    /// Sends one text message.
+    async fn send(&mut self, text: String) -> Result<(), String> {
+        self.socket
+            .send(Message::text(text))
+            .await
+            .map_err(|_| "closed".to_owned())
+    }
+
+    /// Reads until `count` text messages have arrived on this socket.
+    async fn read_up_to(&mut self, count: u64) -> Result<(), String> {
+        while self.read < count {
+            match self.socket.next().await {
+                Some(Ok(Message::Text(_))) => self.read += 1,
+                Some(Ok(_)) => {}
+                Some(Err(_)) | None => return Err("closed".to_owned()),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Opens two sockets to `url` and plays one game's worth of actions over them in turn, on the
+/// room's schedule, each answered as `answer` says.
+pub(super) async fn play(
+    slot: &mut RoomSlot<'_>,
+    url: &str,
+    answer: Answer,
+) -> Result<Ended, String> {
     let timeout = slot.config.action_timeout;
-    let url = format!("{}/echo", socket::ws_base(&slot.config.server));
-    let mut seats: Vec<Socket> = Vec::with_capacity(2);
+    let mut seats: Vec<Seat> = Vec::with_capacity(2);
     for connection in 0..2 {
-        let opened = within(timeout, socket::open(&url, slot.source_addr(connection))).await??;
-        seats.push(opened);
+        let socket = within(timeout, socket::open(url, slot.source_addr(connection))).await??;
+        seats.push(Seat { socket, read: 0 });
     }
     slot.pacer.start_game(slot.config.action_timeout).await;
     let mut ended = Ok(Ended::Finished);
@@ -52,20 +96,20 @@ async fn game(slot: &mut RoomSlot<'_>) -> Result<Ended, String> {
             ended = Ok(Ended::Cut);
             break;
         }
-        let answered = within(timeout, async {
-            seat.send(Message::text(text))
-                .await
-                .map_err(|_| "closed".to_owned())?;
-            loop {
-                match seat.next().await {
-                    Some(Ok(Message::Text(_))) => return Ok(()),
-                    Some(Ok(_)) => {}
-                    Some(Err(_)) | None => return Err("closed".to_owned()),
+        let exchange = async {
+            match answer {
+                Answer::Echo => {
+                    seat.send(text).await?;
+                    seat.read_up_to(seat.read + 1).await
+                }
+                Answer::Broadcast => {
+                    seat.read_up_to(action).await?;
+                    seat.send(text).await?;
+                    seat.read_up_to(action + 1).await
                 }
             }
-        })
-        .await;
-        match answered {
+        };
+        match within(timeout, exchange).await {
             Ok(Ok(())) => slot.tally.answered(due),
             Ok(Err(code)) | Err(code) => {
                 ended = Err(code);
@@ -74,7 +118,7 @@ async fn game(slot: &mut RoomSlot<'_>) -> Result<Ended, String> {
         }
     }
     for mut seat in seats {
-        let _ = seat.close(None).await;
+        let _ = seat.socket.close(None).await;
     }
     ended
 }
