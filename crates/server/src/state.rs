@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use aeroplane_store::{GameStore, OutboxHandle};
 
+use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::lifecycle::Lifecycle;
 use crate::matchmaking::Matchmaker;
@@ -32,6 +33,8 @@ pub struct AppState {
     pub lifecycle: Arc<Lifecycle>,
     /// Connection counts and rate limits shared by every request.
     pub limits: Arc<crate::limits::Limits>,
+    /// This node's part in the cluster (`--nats-url`); `None` for a single node.
+    pub cluster: Option<Arc<Cluster>>,
 }
 
 impl AppState {

@@ -14,11 +14,13 @@
 //! journal's expected-sequence check does (`nats/mod.rs`). The lease decides who *should* act,
 //! the journal refuses whoever is late.
 
+use std::collections::HashSet;
 use std::time::Duration;
 
 use async_nats::jetstream::kv::{self, CreateErrorKind, Operation, UpdateErrorKind};
 use async_nats::jetstream::stream::StorageType;
 use async_nats::jetstream::{self, context::CreateKeyValueError};
+use futures_util::TryStreamExt;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -109,6 +111,41 @@ impl Leases {
         })
     }
 
+    /// Takes `room`'s lease for this node only if nobody holds it (it lapsed, was given back, or
+    /// never was): the compare-and-set create alone, for a node taking over a room while it
+    /// runs. Unlike [`Leases::acquire`] it never takes back a lease under this node's name,
+    /// which a running node holds only for rooms it serves (or, under a duplicated
+    /// `--node-id`, another process does). Fails with [`LeaseError::HeldElsewhere`] otherwise.
+    pub async fn create(&self, room: Uuid) -> Result<Lease, LeaseError> {
+        let key = room.to_string();
+        // A second try when the lease lapsed between the create and the read of its holder.
+        for _ in 0..2 {
+            let holder = match self.bucket.create(&key, self.value()).await {
+                Ok(revision) => {
+                    tracing::debug!(room_id = %room, node_id = %self.node, revision, "lease created");
+                    return Ok(Lease {
+                        leases: self.clone(),
+                        room,
+                        revision,
+                    });
+                }
+                Err(error) if error.kind() == CreateErrorKind::AlreadyExists => self
+                    .bucket
+                    .entry(&key)
+                    .await
+                    .map_err(|error| LeaseError::Bucket(error.to_string()))?,
+                Err(error) => return Err(LeaseError::Bucket(error.to_string())),
+            };
+            if let Some(entry) = holder.filter(|entry| entry.operation == Operation::Put) {
+                let node = String::from_utf8_lossy(&entry.value).into_owned();
+                return Err(LeaseError::HeldElsewhere { room, node });
+            }
+        }
+        Err(LeaseError::Bucket(format!(
+            "the lease of room {room} kept changing"
+        )))
+    }
+
     /// Takes back a lease held under this node's name, at its revision.
     async fn take_back(&self, room: Uuid, key: &str) -> Result<u64, LeaseError> {
         let entry = self
@@ -137,6 +174,25 @@ impl Leases {
                 .await
                 .map_err(|error| LeaseError::Bucket(error.to_string())),
         }
+    }
+
+    /// How long a lease lasts without renewal (`--lease-ms`).
+    pub fn ttl(&self) -> Duration {
+        self.ttl
+    }
+
+    /// The rooms whose lease some node holds now (lapsed and given-back leases are absent).
+    pub async fn held(&self) -> Result<HashSet<Uuid>, LeaseError> {
+        let keys = self
+            .bucket
+            .keys()
+            .await
+            .map_err(|error| LeaseError::Bucket(error.to_string()))?;
+        let keys: Vec<String> = keys
+            .try_collect()
+            .await
+            .map_err(|error| LeaseError::Bucket(error.to_string()))?;
+        Ok(keys.iter().filter_map(|key| key.parse().ok()).collect())
     }
 
     fn value(&self) -> bytes::Bytes {
