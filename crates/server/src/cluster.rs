@@ -30,9 +30,10 @@ use crate::room::{RoomContext, RoomHandle, restore_one};
 /// How many takeover requests may wait for the task.
 const REQUESTS: usize = 256;
 
-/// This node's part in the cluster: the takeover task.
+/// This node's part in the cluster: the takeover task, and the broker's state for `/readyz`.
 #[derive(Debug)]
 pub struct Cluster {
+    journals: Arc<NatsJournals>,
     requests: mpsc::Sender<Request>,
 }
 
@@ -67,12 +68,17 @@ impl Cluster {
         let every = journals.leases().ttl() / 3;
         let span = tracing::info_span!(parent: None, "cluster", node_id = %node);
         let taker = Taker {
-            journals,
+            journals: journals.clone(),
             context,
             node,
         };
         tokio::spawn(taker.run(inbox, every).instrument(span));
-        Arc::new(Cluster { requests })
+        Arc::new(Cluster { journals, requests })
+    }
+
+    /// Whether the connection to the broker is up.
+    pub fn broker_connected(&self) -> bool {
+        self.journals.connected()
     }
 
     /// Room `room` on this node: open here already, or taken over now if its journal is on the
@@ -152,6 +158,7 @@ impl Taker {
         match self.journals.claim(room).await {
             Claim::Loaded(loaded) => match restore_one(loaded, &self.context).await {
                 Some(handle) => {
+                    crate::metrics::cluster_takeover(&self.node, trigger);
                     tracing::info!(
                         room_id = %room,
                         node_id = %self.node,

@@ -267,6 +267,7 @@ impl Lease {
         let revoked = CancellationToken::new();
         let stop = CancellationToken::new();
         let tasks = self.leases.tasks.clone();
+        crate::metrics::cluster_room_owned(self.leases.node.as_str(), 1.0);
         tasks.spawn(self.renew_until(stop.clone(), revoked.clone()));
         KeptLease { revoked, stop }
     }
@@ -274,7 +275,14 @@ impl Lease {
     /// Renews every third of the lease's life until `stop`, then gives the lease back. A
     /// renewal refused, or none for so long that the lease may lapse before the next try,
     /// cancels `revoked` and ends the task (the lease is not this node's any more).
-    async fn renew_until(mut self, stop: CancellationToken, revoked: CancellationToken) {
+    async fn renew_until(self, stop: CancellationToken, revoked: CancellationToken) {
+        let node = self.leases.node.clone();
+        self.renew_while_kept(stop, revoked).await;
+        crate::metrics::cluster_room_owned(node.as_str(), -1.0);
+    }
+
+    /// [`Lease::renew_until`]'s loop.
+    async fn renew_while_kept(mut self, stop: CancellationToken, revoked: CancellationToken) {
         let ttl = self.leases.ttl;
         let every = ttl / 3;
         let mut renewed = Instant::now();
@@ -289,9 +297,11 @@ impl Lease {
             match self.renew().await {
                 Ok(()) => renewed = Instant::now(),
                 Err(LeaseError::Bucket(error)) if renewed.elapsed() + every < ttl => {
-                    tracing::warn!(room_id = %self.room, %error, "cannot renew the room's lease; trying again");
+                    crate::metrics::cluster_lease_renew_failed(self.leases.node.as_str());
+                    tracing::warn!(room_id = %self.room, node_id = %self.leases.node, %error, "cannot renew the room's lease; trying again");
                 }
                 Err(error) => {
+                    crate::metrics::cluster_lease_renew_failed(self.leases.node.as_str());
                     tracing::warn!(room_id = %self.room, node_id = %self.leases.node, %error, "lost the room's lease; letting the room go");
                     revoked.cancel();
                     return;

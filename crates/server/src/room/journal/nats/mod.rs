@@ -177,6 +177,7 @@ impl NatsJournals {
             })
             .await?;
         let stream = jetstream.get_stream(STREAM).await?;
+        crate::metrics::cluster_started(node.as_str());
         let leases = Leases::open(&jetstream, node, lease).await?;
         Ok(Arc::new(NatsJournals {
             jetstream,
@@ -315,6 +316,11 @@ impl NatsJournals {
         })
     }
 
+    /// Whether the connection to the NATS server is up (for `/readyz`).
+    pub fn connected(&self) -> bool {
+        self.jetstream.client().connection_state() == async_nats::connection::State::Connected
+    }
+
     /// A subject's entries in order, and its last sequence. An unreadable entry is ignored with
     /// everything after it, as in the file store (the messages after it still count for the
     /// last sequence, which the next write expects).
@@ -429,13 +435,16 @@ impl NatsJournal {
                 io::Error::other(error)
             }
         };
-        let acknowledged = self
-            .jetstream
-            .publish_with_headers(self.subject.clone(), headers, payload.into())
-            .await
-            .map_err(refused)?
-            .await
-            .map_err(refused)?;
+        let started = std::time::Instant::now();
+        let acknowledged = async {
+            self.jetstream
+                .publish_with_headers(self.subject.clone(), headers, payload.into())
+                .await?
+                .await
+        }
+        .await;
+        crate::metrics::journal_appended(acknowledged.is_ok(), started.elapsed().as_secs_f64());
+        let acknowledged = acknowledged.map_err(refused)?;
         self.last = acknowledged.sequence;
         Ok(())
     }
