@@ -39,7 +39,7 @@ fn on_nats<'a>(broker: &'a NatsServer, node: &'a str) -> [&'a str; 8] {
 
 /// How many of the record's actions had been played at `before`: the longest prefix that
 /// replays to its position (so every action anyone saw before is in the record).
-fn actions_at(record: &GameRecord, before: &Snapshot) -> usize {
+pub(crate) fn actions_at(record: &GameRecord, before: &Snapshot) -> usize {
     (0..=record.actions.len())
         .rev()
         .find(|&count| {
