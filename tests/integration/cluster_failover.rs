@@ -2,8 +2,9 @@
 //! `nats-server` child, sharing one SQLite store (as nodes share PostgreSQL in production), over
 //! real WebSockets. A SIGKILLed node's games (online, computer, local) resume on the other nodes
 //! while they run, with every action their players saw and their seat tokens, finish there and
-//! are stored once; a node answers 409 `room_elsewhere` for a room live on another; `/readyz`
-//! follows the broker. The failover times are printed (`--nocapture` shows them). Without a usable `nats-server`
+//! are stored once; a drained node's rooms are taken over within a scan, not a lease; a node
+//! answers 409 `room_elsewhere` for a room live on another; `/readyz` follows the broker.
+//! The failover times are printed (`--nocapture` shows them). Without a usable `nats-server`
 //! these tests skip loudly (and fail under CI), see `broker.rs`.
 
 use std::time::{Duration, Instant};
@@ -284,6 +285,76 @@ async fn every_game_of_a_sigkilled_node_resumes_on_the_others_and_is_stored_once
     let takeovers = metric(&http, &b, "aeroplane_cluster_takeovers_total").await
         + metric(&http, &c, "aeroplane_cluster_takeovers_total").await;
     assert_eq!(takeovers, 3.0, "three takeovers in all");
+}
+
+#[tokio::test]
+async fn a_drained_nodes_rooms_are_taken_over_within_a_scan_and_finish() {
+    let Some(broker) = NatsServer::start() else {
+        return;
+    };
+    let store_dir = tempfile::tempdir().unwrap();
+    let store = shared_store(&store_dir);
+    // A long lease: a takeover within a few seconds of the drain comes from the leases given
+    // back, not lapsed (A renewed within 3 s before its SIGTERM, so its leases would last 6 s).
+    let lease = "9000";
+    let mut a = Node::start(&broker, &store, "node-a", lease);
+    let b = Node::start(&broker, &store, "node-b", lease);
+    let http = reqwest::Client::new();
+    let online = create_room(&http, &a.process).await.id;
+    let (mut red, mut yellow) = seat_both(&a.process, online).await;
+    let tokens = (red.token.clone().unwrap(), yellow.token.clone().unwrap());
+    let turn = play_some(&mut red, &mut yellow, 8).await;
+    let before = red.sync().await;
+    let (local, mut player, local_colours) = single_player_game(&http, &a, "local", 8).await;
+    let local_token = player.token.clone().unwrap();
+    let local_before = player.sync().await;
+
+    let drained = Instant::now();
+    let status = a.process.terminate(Duration::from_secs(15));
+    assert!(status.success(), "SIGTERM exits 0: {status:?}");
+    for client in [&mut red, &mut yellow, &mut player] {
+        let frame = client.closed().await.expect("a close frame");
+        assert_eq!(u16::from(frame.code), 1001);
+    }
+    // Nobody asks B for the rooms: its scan finds them.
+    loop {
+        let owned = metric(&http, &b, "aeroplane_cluster_rooms_owned").await;
+        if owned == 2.0 {
+            break;
+        }
+        assert!(drained.elapsed() < TIMEOUT, "B owns {owned} rooms");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let took = drained.elapsed();
+    eprintln!(
+        "drain: node-b owns node-a's 2 rooms {} ms after node-a's SIGTERM",
+        took.as_millis()
+    );
+    assert!(
+        took < Duration::from_secs(6),
+        "taken over within a scan, not at the lease's lapse: {took:?}"
+    );
+    let scans = metric(&http, &b, "aeroplane_cluster_takeovers_total").await;
+    assert_eq!(scans, 2.0);
+
+    // The players come back on B with their tokens and finish.
+    let mut red = connect_to(b.process.addr, online).await;
+    let mut yellow = connect_to(b.process.addr, online).await;
+    for (client, token) in [(&mut red, &tokens.0), (&mut yellow, &tokens.1)] {
+        let welcome = client.join_with_token(token).await;
+        assert_eq!(welcome.snapshot.game, before.game);
+    }
+    red.catch_up(yellow.seen()).await;
+    let mut player = connect_to(b.process.addr, local).await;
+    let welcome = player.join_with_token(&local_token).await;
+    assert_eq!(welcome.snapshot.game, local_before.game);
+    play_to_end_from(turn, &mut red, &mut yellow, |_| {}).await;
+    finish_single(&mut player, &local_colours).await;
+    for (id, before) in [(online, &before), (local, &local_before)] {
+        let record = record_from(&http, &b.process, id).await;
+        check_record(&record, before, actions_at(&record, before));
+    }
+    stored_once(&http, &b, &[online, local]).await;
 }
 
 #[tokio::test]
