@@ -235,8 +235,8 @@ impl NatsJournals {
     }
 
     /// The rooms whose journal is on the stream but whose lease nobody holds: their node died
-    /// (the lease lapsed) or gave them back (a drain). Journals set aside or deleted are among
-    /// them until [`NatsJournals::claim`] looks at them and leaves them alone.
+    /// (the lease lapsed) or gave them back (a drain). Journals set aside (and deletes whose
+    /// purge did not happen) are listed too; [`NatsJournals::claim`] leaves them alone.
     pub async fn unowned(&self) -> Vec<Uuid> {
         let listed = self.stream.info_with_subjects(SUBJECTS).await;
         let listed = match listed {
