@@ -7,6 +7,7 @@ mod broker;
 mod child;
 mod client;
 mod clock;
+mod cluster_failover;
 mod cluster_journal;
 mod computer;
 mod data_dir;

@@ -200,18 +200,27 @@ impl TestApp {
 
 /// Opens a WebSocket to a room of the server at `addr`.
 pub(crate) async fn connect_to(addr: std::net::SocketAddr, room: Uuid) -> Client {
-    let url = format!("ws://{addr}/ws/rooms/{room}");
-    let (ws, _) = tokio_tungstenite::connect_async(url)
+    try_connect_to(addr, room)
         .await
-        .expect("websocket connects");
-    Client {
+        .expect("websocket connects")
+}
+
+/// Opens a WebSocket to a room of the server at `addr`, or answers why the upgrade failed
+/// (`tokio_tungstenite::tungstenite::Error::Http` carries a refusal's status and headers).
+pub(crate) async fn try_connect_to(
+    addr: std::net::SocketAddr,
+    room: Uuid,
+) -> Result<Client, tokio_tungstenite::tungstenite::Error> {
+    let url = format!("ws://{addr}/ws/rooms/{room}");
+    let (ws, _) = tokio_tungstenite::connect_async(url).await?;
+    Ok(Client {
         ws,
         view: RoomView::of_room(room),
         colour: None,
         token: None,
         next_id: 1,
         transcript: Vec::new(),
-    }
+    })
 }
 
 /// Lower-case hex of some bytes.

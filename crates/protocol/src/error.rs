@@ -91,13 +91,16 @@ pub enum ErrorCode {
     BadIdentity,
     /// No player has this id (HTTP 404).
     PlayerNotFound,
+    /// HTTP, cluster mode: another node holds the room's lease and serves it (409); the
+    /// message and the `Aeroplane-Room-Owner` header name that node.
+    RoomElsewhere,
     /// The rules refused the action (e.g. `not_your_turn`, `illegal_plane`).
     Rule(RuleError),
 }
 
 impl ErrorCode {
     /// Every protocol code that is not a rules code, for documentation and tests.
-    pub const PROTOCOL: [ErrorCode; 38] = [
+    pub const PROTOCOL: [ErrorCode; 39] = [
         ErrorCode::Malformed,
         ErrorCode::UnknownType,
         ErrorCode::BadField,
@@ -136,6 +139,7 @@ impl ErrorCode {
         ErrorCode::OnlineOnly,
         ErrorCode::BadIdentity,
         ErrorCode::PlayerNotFound,
+        ErrorCode::RoomElsewhere,
     ];
 
     /// The stable code, e.g. `stale` or `not_your_turn`.
@@ -179,6 +183,7 @@ impl ErrorCode {
             ErrorCode::OnlineOnly => "online_only",
             ErrorCode::BadIdentity => "bad_identity",
             ErrorCode::PlayerNotFound => "player_not_found",
+            ErrorCode::RoomElsewhere => "room_elsewhere",
             ErrorCode::Rule(error) => error.code(),
         }
     }

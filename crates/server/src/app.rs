@@ -20,6 +20,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
+use crate::cluster::Cluster;
 use crate::config::{Config, NodeId};
 use crate::error::HttpError;
 use crate::lifecycle::Lifecycle;
@@ -154,15 +155,19 @@ impl RunningServer {
     }
 }
 
-/// The journal store: the NATS server's stream with `--nats-url`, else files in the data
-/// directory, synced every `--journal-sync-ms`.
-async fn open_journals(config: &Config, node: NodeId) -> anyhow::Result<Arc<dyn JournalStore>> {
+/// The journal store: the NATS server's stream with `--nats-url` (answered a second time as
+/// itself, for the cluster's takeovers), else files in the data directory, synced every
+/// `--journal-sync-ms`.
+async fn open_journals(
+    config: &Config,
+    node: NodeId,
+) -> anyhow::Result<(Arc<dyn JournalStore>, Option<Arc<NatsJournals>>)> {
     if let Some(url) = config.nats_url() {
         let journals = NatsJournals::connect(url, node.clone(), config.lease())
             .await
             .context("failed to open the journals on NATS (--nats-url)")?;
         tracing::info!(node_id = %node, "live games' journals on NATS JetStream");
-        return Ok(journals);
+        return Ok((journals.clone(), Some(journals)));
     }
     let dir = config.data_dir.join("rooms");
     let journals = FileJournals::open(dir, config.journal_open_files).with_context(|| {
@@ -172,7 +177,7 @@ async fn open_journals(config: &Config, node: NodeId) -> anyhow::Result<Arc<dyn 
         )
     })?;
     journals.sync_periodically(config.journal_sync());
-    Ok(journals)
+    Ok((journals, None))
 }
 
 /// Opens the outbox and the journals (under `config.data_dir`, or on NATS with `--nats-url`),
@@ -192,7 +197,7 @@ pub async fn serve(config: Config, store: Arc<dyn GameStore>) -> anyhow::Result<
     .with_context(|| format!("failed to open the outbox in {}", data_dir.display()))?;
     let mut config = config;
     let node = config.node_id.get_or_insert_with(NodeId::random).clone();
-    let journals = open_journals(&config, node.clone()).await?;
+    let (journals, nats) = open_journals(&config, node.clone()).await?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .with_context(|| format!("failed to bind {}", config.listen))?;
@@ -221,11 +226,17 @@ pub async fn serve(config: Config, store: Arc<dyn GameStore>) -> anyhow::Result<
         outbox,
         journals,
         lifecycle: Arc::new(Lifecycle::default()),
+        cluster: None,
     };
     let restored = restore_all(&state.room_context()).await;
     if restored > 0 {
         tracing::info!(restored, "live games restored; their players may reconnect");
     }
+    // Only once the start-up restore is done: takeovers while running (`crate::cluster`).
+    let state = AppState {
+        cluster: nats.map(|journals| Cluster::start(journals, state.room_context())),
+        ..state
+    };
     let app = router(state.clone());
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {

@@ -11,6 +11,7 @@
 #![forbid(unsafe_code)]
 
 pub mod app;
+pub mod cluster;
 pub mod config;
 pub mod error;
 pub mod http;

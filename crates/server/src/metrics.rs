@@ -15,7 +15,11 @@
 //! | `aeroplane_store_write_seconds` | histogram | `outcome` = `ok` \| `error` |
 //! | `aeroplane_outbox_depth` | gauge | finished games waiting for the store |
 //! | `aeroplane_room_inbox_queued` | gauge | `stat` = `max` \| `total`: messages waiting in room inboxes |
-//! | `aeroplane_rooms_restored_total` | counter | `mode`: live games rebuilt from journals at start |
+//! | `aeroplane_rooms_restored_total` | counter | `mode`: live games rebuilt from journals (at start, or taken over) |
+//! | `aeroplane_cluster_rooms_owned` | gauge | `node`: room leases this node holds (`--nats-url`) |
+//! | `aeroplane_cluster_takeovers_total` | counter | `node`, `trigger` = `scan` \| `request`: rooms taken over from a lapsed or given-back lease |
+//! | `aeroplane_cluster_lease_renew_failures_total` | counter | `node`: lease renewals that failed (retried, or the room let go) |
+//! | `aeroplane_journal_append_seconds` | histogram | `outcome` = `ok` \| `error`: a journal write to JetStream until its acknowledgement |
 //!
 //! The process, build, HTTP, refusal and close metrics are [`crate::telemetry`]'s.
 //!
@@ -47,6 +51,11 @@ pub fn handle() -> &'static PrometheusHandle {
         let recorder = PrometheusBuilder::new()
             .set_buckets_for_metric(
                 Matcher::Full("aeroplane_store_write_seconds".to_owned()),
+                &WRITE_BUCKETS,
+            )
+            .expect("the buckets are not empty")
+            .set_buckets_for_metric(
+                Matcher::Full("aeroplane_journal_append_seconds".to_owned()),
                 &WRITE_BUCKETS,
             )
             .expect("the buckets are not empty")
@@ -97,8 +106,61 @@ fn describe() {
     );
     metrics::describe_counter!(
         "aeroplane_rooms_restored_total",
-        "Live games rebuilt from their journals at start-up."
+        "Live games rebuilt from their journals (at start-up, or taken over from another node)."
     );
+    metrics::describe_gauge!(
+        "aeroplane_cluster_rooms_owned",
+        "Room leases this node holds (cluster mode)."
+    );
+    metrics::describe_counter!(
+        "aeroplane_cluster_takeovers_total",
+        "Rooms this node took over from a lapsed or given-back lease, by trigger."
+    );
+    metrics::describe_counter!(
+        "aeroplane_cluster_lease_renew_failures_total",
+        "Room lease renewals that failed (retried, or the room let go)."
+    );
+    metrics::describe_histogram!(
+        "aeroplane_journal_append_seconds",
+        metrics::Unit::Seconds,
+        "Latency of a live game's journal write on JetStream, until acknowledged."
+    );
+}
+
+/// The takeover triggers of `aeroplane_cluster_takeovers_total`.
+pub const TAKEOVER_TRIGGERS: [&str; 2] = ["scan", "request"];
+
+/// Sets the cluster metrics of `node` to zero, so they are scraped from the start.
+pub fn cluster_started(node: &str) {
+    gauge!("aeroplane_cluster_rooms_owned", "node" => node.to_owned()).set(0.0);
+    for trigger in TAKEOVER_TRIGGERS {
+        counter!("aeroplane_cluster_takeovers_total", "node" => node.to_owned(), "trigger" => trigger)
+            .absolute(0);
+    }
+    counter!("aeroplane_cluster_lease_renew_failures_total", "node" => node.to_owned()).absolute(0);
+}
+
+/// `node` took a room's lease (`1.0`) or let one go (`-1.0`).
+pub fn cluster_room_owned(node: &str, change: f64) {
+    gauge!("aeroplane_cluster_rooms_owned", "node" => node.to_owned()).increment(change);
+}
+
+/// `node` took over a room (`trigger`: one of [`TAKEOVER_TRIGGERS`]).
+pub fn cluster_takeover(node: &str, trigger: &'static str) {
+    counter!("aeroplane_cluster_takeovers_total", "node" => node.to_owned(), "trigger" => trigger)
+        .increment(1);
+}
+
+/// A lease renewal of `node` failed.
+pub fn cluster_lease_renew_failed(node: &str) {
+    counter!("aeroplane_cluster_lease_renew_failures_total", "node" => node.to_owned())
+        .increment(1);
+}
+
+/// A journal write to the broker took `seconds` and succeeded (`ok`) or not.
+pub fn journal_appended(ok: bool, seconds: f64) {
+    let outcome = if ok { "ok" } else { "error" };
+    histogram!("aeroplane_journal_append_seconds", "outcome" => outcome).record(seconds);
 }
 
 /// What a room looked like at one moment, to turn changes into metric updates.

@@ -7,11 +7,13 @@ use std::sync::Arc;
 
 use aeroplane_store::{GameStore, OutboxHandle};
 
+use crate::cluster::{Cluster, TakeOver};
 use crate::config::Config;
+use crate::error::HttpError;
 use crate::lifecycle::Lifecycle;
 use crate::matchmaking::Matchmaker;
 use crate::room::journal::JournalStore;
-use crate::room::{Registry, RoomContext};
+use crate::room::{Registry, RoomContext, RoomHandle};
 
 /// What every handler shares.
 #[derive(Clone)]
@@ -32,9 +34,31 @@ pub struct AppState {
     pub lifecycle: Arc<Lifecycle>,
     /// Connection counts and rate limits shared by every request.
     pub limits: Arc<crate::limits::Limits>,
+    /// This node's part in the cluster (`--nats-url`); `None` for a single node.
+    pub cluster: Option<Arc<Cluster>>,
 }
 
 impl AppState {
+    /// The open room `id`: this node's, or, in cluster mode, one taken over now because its
+    /// journal is on the stream and nobody holds its lease. 404 `room_not_found` when there is
+    /// none; 409 `room_elsewhere` naming the node that holds it live.
+    pub async fn room(&self, id: uuid::Uuid) -> Result<RoomHandle, HttpError> {
+        if let Some(room) = self.registry.get(id) {
+            return Ok(room);
+        }
+        let Some(cluster) = &self.cluster else {
+            return Err(HttpError::room_not_found(id));
+        };
+        match cluster.take_over(id).await {
+            TakeOver::Here(room) => Ok(room),
+            TakeOver::Elsewhere { node } => Err(HttpError::RoomElsewhere { room: id, node }),
+            TakeOver::Missing => Err(HttpError::room_not_found(id)),
+            TakeOver::Failed => Err(HttpError::Internal(anyhow::anyhow!(
+                "cannot take room {id} over: the broker failed"
+            ))),
+        }
+    }
+
     /// What a new room needs from the server.
     pub fn room_context(&self) -> RoomContext {
         RoomContext {

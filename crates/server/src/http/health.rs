@@ -1,5 +1,6 @@
 //! `GET /healthz` (liveness: the process serves), `GET /readyz` (readiness: the store answers
-//! with its migrations applied, and the server is not draining) and `GET /metrics` (Prometheus
+//! with its migrations applied, the server is not draining and, in cluster mode, the NATS
+//! connection is up: a node cut off from the broker can journal nothing) and `GET /metrics` (Prometheus
 //! text, here or on `--metrics-listen`).
 //!
 //! Liveness never looks at the database: while it is down the outbox keeps finished games and
@@ -40,6 +41,15 @@ async fn healthz() -> &'static str {
 async fn readyz(State(state): State<AppState>) -> (StatusCode, String) {
     if state.lifecycle.is_draining() {
         return (StatusCode::SERVICE_UNAVAILABLE, "draining\n".to_owned());
+    }
+    if let Some(cluster) = &state.cluster
+        && !cluster.broker_connected()
+    {
+        tracing::warn!("not ready: no connection to the NATS server");
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "broker unavailable\n".to_owned(),
+        );
     }
     match tokio::time::timeout(STORE_PING_TIMEOUT, state.store.ping()).await {
         Ok(Ok(())) => (StatusCode::OK, "ready\n".to_owned()),

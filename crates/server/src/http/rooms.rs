@@ -144,10 +144,7 @@ async fn status(
     Path(id): Path<String>,
 ) -> Result<Json<RoomStatus>, HttpError> {
     let id = HttpError::parse_room_id(&id)?;
-    let room = state
-        .registry
-        .get(id)
-        .ok_or_else(|| HttpError::room_not_found(id))?;
+    let room = state.room(id).await?;
     let (reply, answer) = oneshot::channel();
     if room
         .inbox

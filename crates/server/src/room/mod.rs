@@ -42,6 +42,6 @@ pub use bot::BOT_CONN;
 pub use handle::{ConnId, RoomCommand, RoomHandle};
 pub use journal::{FileJournals, JournalStore, RoomJournal};
 pub use registry::{PlayerSeat, Registry};
-pub use restore::restore_all;
+pub use restore::{restore_all, restore_one};
 pub use setup::{ComputerSeat, RoomContext, RoomSetup, SeatSetup};
 pub use task::{open, open_journaled};

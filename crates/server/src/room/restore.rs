@@ -1,4 +1,6 @@
-//! Rebuilding open rooms (waiting or playing) from their journals at start-up.
+//! Rebuilding open rooms (waiting or playing) from their journals: at start-up
+//! ([`restore_all`]), and one room at a time ([`restore_one`]) when a cluster node takes over a
+//! room whose owner's lease lapsed, so both paths rebuild a room the same way.
 //!
 //! Every journal the store loads is turned back into a room built like a new one with the
 //! journaled seats, then what was played is put back (see [`restore`]) and the room is started
@@ -46,32 +48,43 @@ fn bad(what: &str) -> RestoreError {
 /// journal (or handed a finished game's record to the outbox) before this answers.
 pub async fn restore_all(context: &RoomContext) -> usize {
     let mut restored = 0;
-    for Loaded {
-        name,
-        entries,
-        journal,
-    } in context.journals.load_all().await
-    {
-        let restoring = match entries.map_err(RestoreError::from).and_then(read) {
-            Ok(journaled) => restore(journaled, journal, context),
-            Err(error) => Err((error, journal)),
-        };
-        match restoring {
-            Ok((handle, journaled)) => {
-                // The room's task answers unless it panicked; the room is open either way.
-                let _ = journaled.await;
-                restored += 1;
-                tracing::info!(room_id = %handle.id, "restored a live game from its journal");
-            }
-            Err((error, journal)) => {
-                tracing::error!(%error, journal = %name, "cannot restore a journaled game; set aside");
-                if let Err(error) = journal.set_aside().await {
-                    tracing::error!(%error, journal = %name, "cannot set the journal aside");
-                }
-            }
+    for loaded in context.journals.load_all().await {
+        if restore_one(loaded, context).await.is_some() {
+            restored += 1;
         }
     }
     restored
+}
+
+/// Rebuilds the room of one loaded journal and opens it, as [`restore_all`] does for each (a
+/// cluster node taking over a room whose owner died uses this too). Answers the room once it
+/// has rewritten its journal (or handed a finished game's record to the outbox); `None` when
+/// the journal cannot be restored: it is then set aside and logged.
+pub async fn restore_one(loaded: Loaded, context: &RoomContext) -> Option<RoomHandle> {
+    let Loaded {
+        name,
+        entries,
+        journal,
+    } = loaded;
+    let restoring = match entries.map_err(RestoreError::from).and_then(read) {
+        Ok(journaled) => restore(journaled, journal, context),
+        Err(error) => Err((error, journal)),
+    };
+    match restoring {
+        Ok((handle, journaled)) => {
+            // The room's task answers unless it panicked; the room is open either way.
+            let _ = journaled.await;
+            tracing::info!(room_id = %handle.id, "restored a live game from its journal");
+            Some(handle)
+        }
+        Err((error, journal)) => {
+            tracing::error!(%error, journal = %name, "cannot restore a journaled game; set aside");
+            if let Err(error) = journal.set_aside().await {
+                tracing::error!(%error, journal = %name, "cannot set the journal aside");
+            }
+            None
+        }
+    }
 }
 
 /// What a journal holds.

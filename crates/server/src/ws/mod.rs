@@ -31,7 +31,9 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/ws/rooms/{id}", get(upgrade))
 }
 
-/// Upgrades to a WebSocket for an open room (404 before upgrading when there is none; a
+/// Upgrades to a WebSocket for an open room (404 before upgrading when there is none; in
+/// cluster mode a room whose lease lapsed is taken over first, and one live on another node is
+/// 409 `room_elsewhere`; a
 /// browser page from a foreign origin was refused with 403 by `crate::http::edge`). A request
 /// that is not a WebSocket upgrade is 400 `bad_field`.
 async fn upgrade(
@@ -47,10 +49,7 @@ async fn upgrade(
             format!("not a WebSocket upgrade: {}", rejection.body_text()),
         )
     })?;
-    let room = state
-        .registry
-        .get(id)
-        .ok_or_else(|| HttpError::room_not_found(id))?;
+    let room = state.room(id).await?;
     // Counted from here until the socket closes; refused before the upgrade when over a limit.
     let place = match address {
         Some(address) => Some(

@@ -14,11 +14,13 @@
 //! journal's expected-sequence check does (`nats/mod.rs`). The lease decides who *should* act,
 //! the journal refuses whoever is late.
 
+use std::collections::HashSet;
 use std::time::Duration;
 
 use async_nats::jetstream::kv::{self, CreateErrorKind, Operation, UpdateErrorKind};
 use async_nats::jetstream::stream::StorageType;
 use async_nats::jetstream::{self, context::CreateKeyValueError};
+use futures_util::TryStreamExt;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -109,6 +111,41 @@ impl Leases {
         })
     }
 
+    /// Takes `room`'s lease for this node only if nobody holds it (it lapsed, was given back, or
+    /// never was): the compare-and-set create alone, for a node taking over a room while it
+    /// runs. Unlike [`Leases::acquire`] it never takes back a lease under this node's name,
+    /// which a running node holds only for rooms it serves (or, under a duplicated
+    /// `--node-id`, another process does). Fails with [`LeaseError::HeldElsewhere`] otherwise.
+    pub async fn create(&self, room: Uuid) -> Result<Lease, LeaseError> {
+        let key = room.to_string();
+        // A second try when the lease lapsed between the create and the read of its holder.
+        for _ in 0..2 {
+            let holder = match self.bucket.create(&key, self.value()).await {
+                Ok(revision) => {
+                    tracing::debug!(room_id = %room, node_id = %self.node, revision, "lease created");
+                    return Ok(Lease {
+                        leases: self.clone(),
+                        room,
+                        revision,
+                    });
+                }
+                Err(error) if error.kind() == CreateErrorKind::AlreadyExists => self
+                    .bucket
+                    .entry(&key)
+                    .await
+                    .map_err(|error| LeaseError::Bucket(error.to_string()))?,
+                Err(error) => return Err(LeaseError::Bucket(error.to_string())),
+            };
+            if let Some(entry) = holder.filter(|entry| entry.operation == Operation::Put) {
+                let node = String::from_utf8_lossy(&entry.value).into_owned();
+                return Err(LeaseError::HeldElsewhere { room, node });
+            }
+        }
+        Err(LeaseError::Bucket(format!(
+            "the lease of room {room} kept changing"
+        )))
+    }
+
     /// Takes back a lease held under this node's name, at its revision.
     async fn take_back(&self, room: Uuid, key: &str) -> Result<u64, LeaseError> {
         let entry = self
@@ -137,6 +174,25 @@ impl Leases {
                 .await
                 .map_err(|error| LeaseError::Bucket(error.to_string())),
         }
+    }
+
+    /// How long a lease lasts without renewal (`--lease-ms`).
+    pub fn ttl(&self) -> Duration {
+        self.ttl
+    }
+
+    /// The rooms whose lease some node holds now (lapsed and given-back leases are absent).
+    pub async fn held(&self) -> Result<HashSet<Uuid>, LeaseError> {
+        let keys = self
+            .bucket
+            .keys()
+            .await
+            .map_err(|error| LeaseError::Bucket(error.to_string()))?;
+        let keys: Vec<String> = keys
+            .try_collect()
+            .await
+            .map_err(|error| LeaseError::Bucket(error.to_string()))?;
+        Ok(keys.iter().filter_map(|key| key.parse().ok()).collect())
     }
 
     fn value(&self) -> bytes::Bytes {
@@ -211,6 +267,7 @@ impl Lease {
         let revoked = CancellationToken::new();
         let stop = CancellationToken::new();
         let tasks = self.leases.tasks.clone();
+        crate::metrics::cluster_room_owned(self.leases.node.as_str(), 1.0);
         tasks.spawn(self.renew_until(stop.clone(), revoked.clone()));
         KeptLease { revoked, stop }
     }
@@ -218,7 +275,14 @@ impl Lease {
     /// Renews every third of the lease's life until `stop`, then gives the lease back. A
     /// renewal refused, or none for so long that the lease may lapse before the next try,
     /// cancels `revoked` and ends the task (the lease is not this node's any more).
-    async fn renew_until(mut self, stop: CancellationToken, revoked: CancellationToken) {
+    async fn renew_until(self, stop: CancellationToken, revoked: CancellationToken) {
+        let node = self.leases.node.clone();
+        self.renew_while_kept(stop, revoked).await;
+        crate::metrics::cluster_room_owned(node.as_str(), -1.0);
+    }
+
+    /// [`Lease::renew_until`]'s loop.
+    async fn renew_while_kept(mut self, stop: CancellationToken, revoked: CancellationToken) {
         let ttl = self.leases.ttl;
         let every = ttl / 3;
         let mut renewed = Instant::now();
@@ -233,9 +297,11 @@ impl Lease {
             match self.renew().await {
                 Ok(()) => renewed = Instant::now(),
                 Err(LeaseError::Bucket(error)) if renewed.elapsed() + every < ttl => {
-                    tracing::warn!(room_id = %self.room, %error, "cannot renew the room's lease; trying again");
+                    crate::metrics::cluster_lease_renew_failed(self.leases.node.as_str());
+                    tracing::warn!(room_id = %self.room, node_id = %self.leases.node, %error, "cannot renew the room's lease; trying again");
                 }
                 Err(error) => {
+                    crate::metrics::cluster_lease_renew_failed(self.leases.node.as_str());
                     tracing::warn!(room_id = %self.room, node_id = %self.leases.node, %error, "lost the room's lease; letting the room go");
                     revoked.cancel();
                     return;

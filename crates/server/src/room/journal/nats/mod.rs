@@ -19,7 +19,9 @@
 //! - `delete` writes a fenced, empty rollup (a tombstone) and purges the subject; `set_aside`
 //!   appends a marker a later `load_all` skips, leaving the entries for an operator to read.
 //! - `load_all` reads every room subject in order, skipping rooms whose lease another node holds
-//!   and rooms set aside.
+//!   and rooms set aside; [`NatsJournals::unowned`] lists the rooms nobody holds a lease on and
+//!   [`NatsJournals::claim`] takes one of them, for a node taking over a dead node's rooms
+//!   while it runs (`crate::cluster`).
 //! - Each journal holds its room's lease, renewed in the background and given back when the
 //!   journal is dropped; a lost lease cancels [`RoomJournal::revoked`] and refuses writes.
 
@@ -111,6 +113,31 @@ pub enum NatsError {
     Bucket(#[from] CreateKeyValueError),
 }
 
+/// How a claim takes a room's lease.
+#[derive(Clone, Copy, Debug)]
+enum Take {
+    /// At start: also takes back a lease this node's name held in an earlier run.
+    AtStart,
+    /// While running: only a lease nobody holds.
+    Unowned,
+}
+
+/// What [`NatsJournals::claim`] found.
+#[derive(Debug)]
+pub enum Claim {
+    /// The journal, its lease now this node's.
+    Loaded(Loaded),
+    /// Another node holds the room's lease: the room is live there.
+    Elsewhere {
+        /// The owner's node name.
+        node: String,
+    },
+    /// No journal to take: none, deleted (the game is over) or set aside.
+    Missing,
+    /// The broker did not answer as it should (logged).
+    Failed(String),
+}
+
 /// The journals of every live game, as subjects of one JetStream stream, each room leased to
 /// the node that writes it.
 #[derive(Debug)]
@@ -150,6 +177,7 @@ impl NatsJournals {
             })
             .await?;
         let stream = jetstream.get_stream(STREAM).await?;
+        crate::metrics::cluster_started(node.as_str());
         let leases = Leases::open(&jetstream, node, lease).await?;
         Ok(Arc::new(NatsJournals {
             jetstream,
@@ -199,45 +227,98 @@ impl NatsJournals {
             else {
                 continue;
             };
-            loaded.extend(self.load_one(id).await);
+            if let Claim::Loaded(found) = self.claim_with(id, Take::AtStart).await {
+                loaded.push(found);
+            }
         }
         loaded
     }
 
-    /// Reads one room's journal, if this node may act for the room.
-    async fn load_one(&self, id: Uuid) -> Option<Loaded> {
+    /// The rooms whose journal is on the stream but whose lease nobody holds: their node died
+    /// (the lease lapsed) or gave them back (a drain). Journals set aside (and deletes whose
+    /// purge did not happen) are listed too; [`NatsJournals::claim`] leaves them alone.
+    pub async fn unowned(&self) -> Vec<Uuid> {
+        let listed = self.stream.info_with_subjects(SUBJECTS).await;
+        let listed = match listed {
+            Ok(info) => info.try_collect::<Vec<_>>().await,
+            Err(error) => Err(error),
+        };
+        let subjects = match listed {
+            Ok(found) => found,
+            Err(error) => {
+                tracing::warn!(%error, stream = STREAM, "cannot list the journals");
+                return Vec::new();
+            }
+        };
+        let leased = match self.leases.held().await {
+            Ok(leased) => leased,
+            Err(error) => {
+                tracing::warn!(%error, "cannot list the room leases");
+                return Vec::new();
+            }
+        };
+        let mut unowned: Vec<Uuid> = subjects
+            .into_iter()
+            .filter_map(|(subject, _)| subject.rsplit('.').next()?.parse::<Uuid>().ok())
+            .filter(|id| !leased.contains(id))
+            .collect();
+        unowned.sort();
+        unowned
+    }
+
+    /// Takes room `id`'s lease and reads its journal, if the journal exists and nobody holds
+    /// the lease (compare-and-set: of several nodes trying at once, one wins).
+    pub async fn claim(&self, id: Uuid) -> Claim {
+        self.claim_with(id, Take::Unowned).await
+    }
+
+    /// [`NatsJournals::claim`], taking the lease as `take` says.
+    async fn claim_with(&self, id: Uuid, take: Take) -> Claim {
         let subject = subject(id);
         let last = self.stream.direct_get_last_for_subject(&subject).await;
         match last.as_ref().map(|message| Kind::of(&message.headers)) {
-            Ok(Some(Kind::Aside)) => return None,
+            Ok(Some(Kind::Aside)) => return Claim::Missing,
             Ok(Some(Kind::Deleted)) => {
                 // A delete whose purge did not happen: finish it.
                 let _ = self.stream.purge().filter(&subject).await;
-                return None;
+                return Claim::Missing;
             }
             Ok(_) => {}
-            Err(error) if error.kind() == DirectGetErrorKind::NotFound => return None,
+            Err(error) if error.kind() == DirectGetErrorKind::NotFound => return Claim::Missing,
             Err(error) => {
                 tracing::error!(%error, room_id = %id, "cannot read a journal");
-                return None;
+                return Claim::Failed(error.to_string());
             }
         }
-        let lease = match self.leases.acquire(id).await {
+        let lease = match take {
+            Take::AtStart => self.leases.acquire(id).await,
+            Take::Unowned => self.leases.create(id).await,
+        };
+        let lease = match lease {
             Ok(lease) => lease,
+            Err(LeaseError::HeldElsewhere { node, .. }) => {
+                tracing::info!(room_id = %id, owner = %node, "not restoring a room another node owns");
+                return Claim::Elsewhere { node };
+            }
             Err(error) => {
-                tracing::info!(%error, room_id = %id, "not restoring a room another node owns");
-                return None;
+                tracing::warn!(%error, room_id = %id, "cannot take the room's lease");
+                return Claim::Failed(error.to_string());
             }
         };
         let (entries, last) = match self.read(&subject).await {
             Ok((entries, last)) => (Ok(entries), last),
             Err(error) => (Err(error), last.map_or(0, |message| message.sequence)),
         };
-        Some(Loaded {
+        Claim::Loaded(Loaded {
             name: format!("{STREAM}/{subject}"),
             entries,
             journal: Box::new(self.journal(id, last, lease)),
         })
+    }
+
+    /// Whether the connection to the NATS server is up (for `/readyz`).
+    pub fn connected(&self) -> bool {
+        self.jetstream.client().connection_state() == async_nats::connection::State::Connected
     }
 
     /// A subject's entries in order, and its last sequence. An unreadable entry is ignored with
@@ -354,13 +435,16 @@ impl NatsJournal {
                 io::Error::other(error)
             }
         };
-        let acknowledged = self
-            .jetstream
-            .publish_with_headers(self.subject.clone(), headers, payload.into())
-            .await
-            .map_err(refused)?
-            .await
-            .map_err(refused)?;
+        let started = std::time::Instant::now();
+        let acknowledged = async {
+            self.jetstream
+                .publish_with_headers(self.subject.clone(), headers, payload.into())
+                .await?
+                .await
+        }
+        .await;
+        crate::metrics::journal_appended(acknowledged.is_ok(), started.elapsed().as_secs_f64());
+        let acknowledged = acknowledged.map_err(refused)?;
         self.last = acknowledged.sequence;
         Ok(())
     }
