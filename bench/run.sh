@@ -8,8 +8,9 @@
 #   a room: the fair ceiling), the Colyseus peer), each a fresh server process
 #   pinned to core 0 with the load generator pinned to core 1, closed loop.
 # open: the same with an open loop at RATE actions/s (latency timed from each action's due time).
-# idle: our server with IDLE silent connections held for HOLD, once seated (two players per
-#   room, the game waiting) and once as spectators (64 to a room): memory per idle connection.
+# idle: our server (and the variants named in TARGETS) with IDLE silent connections held for
+#   HOLD, once seated (two players per room, the game waiting) and once as spectators (64 to a
+#   room): memory per idle connection.
 #
 # Settings (environment): REPEATS=3 ROOMS=1000 DURATION=20s RATE=5000 IDLE=10000 HOLD=30s
 #   TARGETS="aeroplane echo broadcast colyseus" LEVEL=random SOURCE_ADDRS=127.0.0.1,...,127.0.0.8
@@ -248,26 +249,33 @@ PY
 # Idle connections: a fresh server per layout; the load generator reads the server's RSS before,
 # once all are open, and at the end of the hold.
 idle_run() {
-    local layout="$1" port="$2"
-    local file="$OUT/idle-$layout.json"
-    start_server aeroplane "$port"
-    log "idle: $IDLE connections ($layout), held $HOLD"
+    local target="$1" layout="$2" port="$3"
+    local file="$OUT/idle-$target-$layout.json"
+    start_server "$target" "$port"
+    log "idle: $target, $IDLE connections ($layout), held $HOLD"
     taskset -c "$CLIENT_CORE" "$BIN/aeroplane-loadtest" --server "http://127.0.0.1:$port" \
         --idle "$IDLE" --idle-layout "$layout" --hold "$HOLD" --json \
         --source-addrs "$SOURCE_ADDRS" --server-pid "$SERVER_PID" >"$file" 2>"$file.err" || true
-    jq --arg peak "$(awk '/^VmHWM:/ { print $2 }' "/proc/$SERVER_PID/status")" \
-        '. + {server_peak_kib: ($peak | tonumber)}' "$file" >"$file.tmp" && mv "$file.tmp" "$file"
+    jq --arg peak "$(awk '/^VmHWM:/ { print $2 }' "/proc/$SERVER_PID/status")" --arg target "$target" \
+        '. + {server_peak_kib: ($peak | tonumber), target: $target}' "$file" >"$file.tmp" && mv "$file.tmp" "$file"
     stop_server
 }
 
 if [[ "$MODE" == idle ]]; then
-    idle_run seated "$PORT"
-    idle_run spectators "$((PORT + 1))"
-    echo "| layout | connections open | rooms | RSS before MiB | RSS all open MiB | RSS end of hold MiB | bytes per connection | errors |"
-    echo "|---|---|---|---|---|---|---|---|"
-    for layout in seated spectators; do
-        jq -r '"| \(.layout) | \(.idle_connections) of \(.requested) | \(.rooms) | \(.server_rss_before_kib / 1024 * 10 | round / 10) | \(.server_rss_open_kib / 1024 * 10 | round / 10) | \(.server_rss_held_kib / 1024 * 10 | round / 10) | \(.bytes_per_connection | round) | \(.errors | to_entries | map("\(.key) \(.value)") | join(", ")) |"' \
-            "$OUT/idle-$layout.json"
+    # Our server and its variants among TARGETS (the yardsticks have no idle mode).
+    port="$PORT"
+    for target in $TARGETS; do
+        is_ours "$target" || continue
+        for layout in seated spectators; do
+            idle_run "$target" "$layout" "$port"
+            port=$((port + 1))
+        done
+    done
+    echo "| target | layout | connections open | rooms | RSS before MiB | RSS all open MiB | RSS end of hold MiB | bytes per connection | errors |"
+    echo "|---|---|---|---|---|---|---|---|---|"
+    for file in "$OUT"/idle-*.json; do
+        jq -r '"| \(.target) | \(.layout) | \(.idle_connections) of \(.requested) | \(.rooms) | \(.server_rss_before_kib / 1024 * 10 | round / 10) | \(.server_rss_open_kib / 1024 * 10 | round / 10) | \(.server_rss_held_kib / 1024 * 10 | round / 10) | \(.bytes_per_connection | round) | \(.errors | to_entries | map("\(.key) \(.value)") | join(", ")) |"' \
+            "$file"
     done
     exit 0
 fi
