@@ -85,13 +85,22 @@ pub(in crate::room) struct Writer {
     journal: Option<Box<dyn RoomJournal>>,
     /// The setup, while it is a waiting room's: the journal is rewritten when it changes.
     waiting_setup: Option<Setup>,
-    /// Whether the next update rewrites the journal whole (a journal resumed at start).
-    rewrite_pending: bool,
-    /// Whether updates wait (a journal resumed at start, until its room is rebuilt).
-    suspended: bool,
-    /// Whether the journal was taken from this process: nothing is written any more.
-    lost: bool,
+    /// Where the writer stands: written as it goes, or a resumed journal's two steps, or lost.
+    stage: Stage,
     written: Written,
+}
+
+/// Where a [`Writer`] stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// A journal resumed at start whose room is being rebuilt: updates wait.
+    Suspended,
+    /// A resumed journal whose room is rebuilt: the next update rewrites it whole.
+    Rewrite,
+    /// Updates append what the room gained (or rewrite a waiting room's changed setup).
+    Current,
+    /// The journal was taken from this process: nothing is written any more.
+    Lost,
 }
 
 impl Writer {
@@ -102,9 +111,7 @@ impl Writer {
             id,
             journal: None,
             waiting_setup: None,
-            rewrite_pending: false,
-            suspended: false,
-            lost: false,
+            stage: Stage::Current,
             written: Written::default(),
         }
     }
@@ -119,14 +126,15 @@ impl Writer {
     ) -> Writer {
         let mut writer = Writer::new(store, id);
         writer.journal = Some(journal);
-        writer.rewrite_pending = true;
-        writer.suspended = true;
+        writer.stage = Stage::Suspended;
         writer
     }
 
     /// Lets a resumed journal be written again.
     pub(in crate::room) fn resume(&mut self) {
-        self.suspended = false;
+        if self.stage == Stage::Suspended {
+            self.stage = Stage::Rewrite;
+        }
     }
 
     /// Brings the journal up to date with `state`: starts it for a new room, rewrites it whole
@@ -139,7 +147,7 @@ impl Writer {
         state: &JournalState<'_>,
         setup: impl FnOnce() -> Setup,
     ) -> Result<(), Lost> {
-        if self.lost {
+        if self.stage == Stage::Lost {
             return Err(Lost);
         }
         let Err(error) = self.try_update(state, setup).await else {
@@ -150,7 +158,7 @@ impl Writer {
             tracing::warn!(%error, "the journal refused a write: another node owns the room now");
             // The journal is another owner's: never write, delete or hand it off from here.
             self.journal = None;
-            self.lost = true;
+            self.stage = Stage::Lost;
             return Err(Lost);
         }
         tracing::error!(%error, "cannot write the room's journal; a restart would lose it");
@@ -167,17 +175,17 @@ impl Writer {
         state: &JournalState<'_>,
         setup: impl FnOnce() -> Setup,
     ) -> std::io::Result<()> {
-        if self.suspended || (self.journal.is_none() && state.over) {
+        if self.stage == Stage::Suspended || (self.journal.is_none() && state.over) {
             return Ok(());
         }
-        let may_rewrite =
-            self.journal.is_none() || self.rewrite_pending || self.waiting_setup.is_some();
+        let rewrite_pending = self.stage == Stage::Rewrite;
+        let may_rewrite = self.journal.is_none() || rewrite_pending || self.waiting_setup.is_some();
         if !may_rewrite {
             return self.append(state).await;
         }
         let setup = setup();
         let same = self.journal.is_some() && self.waiting_setup.as_ref() == Some(&setup);
-        if same && !self.rewrite_pending {
+        if same && !rewrite_pending {
             return self.append(state).await;
         }
         let (gained, written) = Written::default().entries_for(state);
@@ -188,7 +196,7 @@ impl Writer {
             None => self.journal = Some(self.store.create(self.id, &entries).await?),
         }
         self.waiting_setup = setup.started_at.is_none().then_some(setup);
-        self.rewrite_pending = false;
+        self.stage = Stage::Current;
         self.written = written;
         Ok(())
     }
