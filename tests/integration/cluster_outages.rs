@@ -1,14 +1,17 @@
 //! Outages short of a node's death, in cluster mode (issue 15), with real processes: an owner
 //! paused past its lease (SIGSTOP, then SIGCONT) wakes up fenced and lets its room go, so
-//! nobody sees two continuations of one game. Without a usable `nats-server` these tests skip
-//! loudly (and fail under CI), see `broker.rs`.
+//! nobody sees two continuations of one game; and one NATS server of a three-server NATS
+//! cluster killed mid-game (SIGKILL) stops nobody's play, the journal stream and the lease
+//! bucket being replicated on all three (`--nats-replicas 3`). Without a usable `nats-server`
+//! these tests skip loudly (and fail under CI), see `broker.rs`.
 
 use std::time::{Duration, Instant};
 
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_rules::Colour;
+use aeroplane_server::room::journal::nats::{BUCKET, STREAM};
 
-use crate::broker::NatsServer;
+use crate::broker::{NatsCluster, NatsServer};
 use crate::cluster_failover::{Node, OWNER, metric, shared_store, stored_once};
 use crate::cluster_journal::actions_at;
 use crate::restart::{check_record, create_room, play_some, record_from, rejoin, seat_both};
@@ -124,4 +127,62 @@ async fn a_paused_owner_wakes_fenced_lets_the_room_go_and_nobody_sees_two_contin
         "B's continuation is the record's"
     );
     stored_once(&http, &b, &[room]).await;
+}
+
+#[tokio::test]
+async fn play_goes_on_when_one_of_three_nats_servers_is_killed_and_the_game_is_stored_once() {
+    let Some(mut cluster) = NatsCluster::start() else {
+        return;
+    };
+    let store_dir = tempfile::tempdir().unwrap();
+    let store = shared_store(&store_dir);
+    // All three servers' URLs; the node connects to one and fails over to the others. A long
+    // lease: a replicated stream whose leader died has none for a few seconds (an election),
+    // which the lease bucket's renewals must outlast.
+    let urls = cluster.urls();
+    let a = Node::start_with(&urls, &store, "node-a", "30000", &["--nats-replicas", "3"]);
+    let http = reqwest::Client::new();
+    let room = create_room(&http, &a.process).await.id;
+    let (mut red, mut yellow) = seat_both(&a.process, room).await;
+    play_some(&mut red, &mut yellow, 8).await;
+    let before = red.sync().await;
+
+    // The journal stream and the lease bucket are replicated: each has a leader among the
+    // three. The server killed is the journal stream's leader unless the node's connection is
+    // on it (a lost connection is the client's reconnect, not what this test is about): then
+    // another one.
+    let connected = cluster
+        .connected("aeroplane-server node-a")
+        .expect("node-a is connected to one of the servers");
+    let journal_leader = cluster.leader_of(STREAM).expect("the stream has a leader");
+    cluster
+        .leader_of(&format!("KV_{BUCKET}"))
+        .expect("the lease bucket is replicated too");
+    let victim = if journal_leader == connected {
+        (connected + 1) % cluster.servers.len()
+    } else {
+        journal_leader
+    };
+    let killed = Instant::now();
+    cluster.servers[victim].kill();
+    eprintln!(
+        "nats loss: killed n{victim} (journal leader n{journal_leader}, node-a on n{connected})"
+    );
+
+    // Play goes on, on the same sockets.
+    let turn = play_some(&mut red, &mut yellow, 8).await;
+    eprintln!(
+        "nats loss: 8 more actions played {} ms after the kill",
+        killed.elapsed().as_millis()
+    );
+    play_to_end_from(turn, &mut red, &mut yellow, |_| {}).await;
+    let record = record_from(&http, &a.process, room).await;
+    check_record(&record, &before, actions_at(&record, &before));
+    stored_once(&http, &a, &[room]).await;
+    let ready = http.get(a.process.url("/readyz")).send().await.unwrap();
+    assert_eq!(
+        ready.status(),
+        200,
+        "the node is ready with two servers of three"
+    );
 }

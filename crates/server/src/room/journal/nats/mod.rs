@@ -6,7 +6,8 @@
 //! compare-and-set on a subject's last sequence; it is the first step of issue 15 (rooms that
 //! outlive their node). What this store does, against the two journal traits:
 //!
-//! - The stream [`STREAM`] (file storage, subjects `aeroplane.journal.<room id>`) holds each
+//! - The stream [`STREAM`] (file storage, subjects `aeroplane.journal.<room id>`, kept by
+//!   `--nats-replicas` servers of the NATS cluster so that losing one loses nothing) holds each
 //!   room's entries: one message per `create`, `append` or `rewrite`, its payload the entries as
 //!   JSON lines (the file store's format), its header [`KIND`] saying which.
 //! - Every write waits for JetStream's acknowledgement (so `sync` has nothing to do) and carries
@@ -46,7 +47,7 @@ pub use lease::{BUCKET, KeptLease, Lease, LeaseError, Leases};
 
 use super::format::{Line, decode_lines, encode_lines};
 use super::store::{JournalStore, Loaded, Revoked, RoomJournal};
-use crate::config::NodeId;
+use crate::config::{NatsUrls, NodeId};
 
 /// The stream of every room's journal.
 pub const STREAM: &str = "AEROPLANE_JOURNAL";
@@ -97,7 +98,7 @@ pub enum NatsError {
     /// No connection to the server.
     #[error("cannot connect to NATS at {url}: {source}")]
     Connect {
-        /// The URL tried.
+        /// The URLs tried.
         url: String,
         /// Why.
         source: async_nats::ConnectError,
@@ -148,19 +149,21 @@ pub struct NatsJournals {
 }
 
 impl NatsJournals {
-    /// Connects to the NATS server at `url` as `node`, and sets up the stream and the lease
-    /// bucket (leases lasting `lease` without renewal).
+    /// Connects to one of the NATS servers `urls` as `node` (the client fails over to the
+    /// others, and to the servers of their cluster it learns of), and sets up the stream and the
+    /// lease bucket (leases lasting `lease` without renewal), each kept by `replicas` servers.
     pub async fn connect(
-        url: &str,
+        urls: &NatsUrls,
         node: NodeId,
         lease: Duration,
+        replicas: usize,
     ) -> Result<Arc<NatsJournals>, NatsError> {
         let client = async_nats::ConnectOptions::new()
             .name(format!("aeroplane-server {node}"))
-            .connect(url)
+            .connect(urls.servers().to_vec())
             .await
             .map_err(|source| NatsError::Connect {
-                url: url.to_owned(),
+                url: urls.to_string(),
                 source,
             })?;
         let jetstream = jetstream::new(client);
@@ -170,7 +173,7 @@ impl NatsJournals {
                 description: Some("Live games' journals (aeroplane-server)".to_owned()),
                 subjects: vec![SUBJECTS.to_owned()],
                 storage: StorageType::File,
-                num_replicas: 1,
+                num_replicas: replicas,
                 allow_rollup: true,
                 allow_direct: true,
                 ..Default::default()
@@ -178,7 +181,7 @@ impl NatsJournals {
             .await?;
         let stream = jetstream.get_stream(STREAM).await?;
         crate::metrics::cluster_started(node.as_str());
-        let leases = Leases::open(&jetstream, node, lease).await?;
+        let leases = Leases::open(&jetstream, node, lease, replicas).await?;
         Ok(Arc::new(NatsJournals {
             jetstream,
             stream,
