@@ -179,6 +179,9 @@ async fn play_goes_on_when_one_of_three_nats_servers_is_killed_and_the_game_is_s
     let record = record_from(&http, &a.process, room).await;
     check_record(&record, &before, actions_at(&record, &before));
     stored_once(&http, &a, &[room]).await;
+    // Every action was journaled: while the stream had no leader the room waited for one.
+    let failed = metric(&http, &a, "aeroplane_journal_write_failures_total").await;
+    assert_eq!(failed, 0.0, "no journal write failed");
     let ready = http.get(a.process.url("/readyz")).send().await.unwrap();
     assert_eq!(
         ready.status(),

@@ -10,7 +10,9 @@
 //!   `--nats-replicas` servers of the NATS cluster so that losing one loses nothing) holds each
 //!   room's entries: one message per `create`, `append` or `rewrite`, its payload the entries as
 //!   JSON lines (the file store's format), its header [`KIND`] saying which.
-//! - Every write waits for JetStream's acknowledgement (so `sync` has nothing to do) and carries
+//! - Every write waits for JetStream's acknowledgement (so `sync` has nothing to do; a write no
+//!   server answers, as while a replicated stream elects a new leader, is tried again for up to
+//!   [`NO_LEADER_RETRY`], the room waiting) and carries
 //!   the subject's last sequence this journal knows (`Nats-Expected-Last-Subject-Sequence`).
 //!   A writer that is late, because another node (or this node restarted) has written the room
 //!   since, is refused; the refusal is a [`Revoked`] error, and the room stops acting for the
@@ -60,6 +62,14 @@ pub const KIND: &str = "Aeroplane-Journal";
 
 /// How long a shutdown waits for the leases to be given back.
 const SETTLE: Duration = Duration::from_secs(2);
+
+/// How long a write is tried again while no NATS server answers for the stream (its replicas
+/// electing a new leader after the loss of a server): the room waits for its acknowledgement
+/// rather than going on with actions that are not journaled.
+const NO_LEADER_RETRY: Duration = Duration::from_secs(10);
+
+/// The pause between two tries of a write nobody answered.
+const RETRY_PAUSE: Duration = Duration::from_millis(50);
 
 /// What a journal message is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -439,13 +449,33 @@ impl NatsJournal {
             }
         };
         let started = std::time::Instant::now();
-        let acknowledged = async {
-            self.jetstream
-                .publish_with_headers(self.subject.clone(), headers, payload.into())
-                .await?
-                .await
-        }
-        .await;
+        let acknowledged = loop {
+            let tried = async {
+                self.jetstream
+                    .publish_with_headers(
+                        self.subject.clone(),
+                        headers.clone(),
+                        payload.clone().into(),
+                    )
+                    .await?
+                    .await
+            }
+            .await;
+            // No responders: nothing was stored, so trying again cannot write twice.
+            let unanswered = tried
+                .as_ref()
+                .is_err_and(|error| error.kind() == PublishErrorKind::StreamNotFound);
+            if !unanswered || started.elapsed() >= NO_LEADER_RETRY {
+                break tried;
+            }
+            if self.lease.revoked().is_cancelled() {
+                return Err(io::Error::other(Revoked(format!(
+                    "the lease of room {} was lost",
+                    self.id
+                ))));
+            }
+            tokio::time::sleep(RETRY_PAUSE).await;
+        };
         crate::metrics::journal_appended(acknowledged.is_ok(), started.elapsed().as_secs_f64());
         let acknowledged = acknowledged.map_err(refused)?;
         self.last = acknowledged.sequence;
