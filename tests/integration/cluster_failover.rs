@@ -25,12 +25,14 @@ use crate::restart::{DEADLINE_MS, check_record, create_room, play_some, record_f
 use crate::support::{Client, TIMEOUT, TurnView, connect_to, play_to_end_from, try_connect_to};
 
 /// The header of a 409 `room_elsewhere` naming the owner.
-const OWNER: &str = "aeroplane-room-owner";
+pub(crate) const OWNER: &str = "aeroplane-room-owner";
 
 /// One server node of a test cluster.
-struct Node {
-    name: String,
-    process: ServerProcess,
+pub(crate) struct Node {
+    /// Its `--node-id`.
+    pub(crate) name: String,
+    /// The running server.
+    pub(crate) process: ServerProcess,
     _data: tempfile::TempDir,
 }
 
@@ -38,10 +40,21 @@ impl Node {
     /// Starts node `name` on `broker`, storing finished games at `store`, with leases of
     /// `lease_ms` and a bot that acts at once.
     fn start(broker: &NatsServer, store: &str, name: &str, lease_ms: &str) -> Node {
+        Node::start_with(&broker.url, store, name, lease_ms, &[])
+    }
+
+    /// [`Node::start`] on the NATS servers `nats_url` (comma-separated), with `extra` flags.
+    pub(crate) fn start_with(
+        nats_url: &str,
+        store: &str,
+        name: &str,
+        lease_ms: &str,
+        extra: &[&str],
+    ) -> Node {
         let data = tempfile::tempdir().unwrap();
-        let args = [
+        let mut args = vec![
             "--nats-url",
-            &broker.url,
+            nats_url,
             "--node-id",
             name,
             "--lease-ms",
@@ -53,6 +66,7 @@ impl Node {
             "--bot-pace-ms",
             "0",
         ];
+        args.extend_from_slice(extra);
         let process = ServerProcess::start(data.path(), Some(store), &args);
         Node {
             name: name.to_owned(),
@@ -63,12 +77,12 @@ impl Node {
 }
 
 /// A SQLite store every node of a test shares.
-fn shared_store(dir: &tempfile::TempDir) -> String {
+pub(crate) fn shared_store(dir: &tempfile::TempDir) -> String {
     format!("sqlite://{}", dir.path().join("games.sqlite3").display())
 }
 
 /// The sum of the values of metric `name` (every label set) on `node`.
-async fn metric(http: &reqwest::Client, node: &Node, name: &str) -> f64 {
+pub(crate) async fn metric(http: &reqwest::Client, node: &Node, name: &str) -> f64 {
     let text = http
         .get(node.process.url("/metrics"))
         .send()
@@ -87,7 +101,7 @@ async fn metric(http: &reqwest::Client, node: &Node, name: &str) -> f64 {
 /// Opens a WebSocket to `room` on one of `nodes`, starting with `nodes[first]`: a 409
 /// `room_elsewhere` naming one of them sends it there, one naming a dead node (whose lease has
 /// not lapsed yet) is tried again. Answers the client and the index of its node.
-async fn connect_anywhere(nodes: &[&Node], room: Uuid, first: usize) -> (Client, usize) {
+pub(crate) async fn connect_anywhere(nodes: &[&Node], room: Uuid, first: usize) -> (Client, usize) {
     let deadline = Instant::now() + TIMEOUT;
     let mut at = first;
     loop {
@@ -182,7 +196,7 @@ async fn finish_single(client: &mut Client, mine: &[Colour]) {
 }
 
 /// Every id is stored exactly once in the shared store, and nothing else is.
-async fn stored_once(http: &reqwest::Client, node: &Node, ids: &[Uuid]) {
+pub(crate) async fn stored_once(http: &reqwest::Client, node: &Node, ids: &[Uuid]) {
     let list: GameList = http
         .get(node.process.url("/api/games?limit=100"))
         .send()

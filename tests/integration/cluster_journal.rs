@@ -5,6 +5,7 @@
 //! lapses. Without a usable `nats-server` these tests skip loudly (and fail under CI), see
 //! `broker.rs`.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use aeroplane_protocol::api::GameList;
@@ -223,24 +224,28 @@ fn node(name: &str) -> NodeId {
     name.parse().expect("a node name")
 }
 
+/// The journal store of node `name` on `broker`, with leases of `lease` and one replica.
+async fn nats_journals(broker: &NatsServer, name: &str, lease: Duration) -> Arc<NatsJournals> {
+    let urls = broker.url.parse().expect("a NATS URL");
+    NatsJournals::connect(&urls, node(name), lease, 1)
+        .await
+        .unwrap()
+}
+
 #[tokio::test]
 async fn an_older_journal_of_a_room_is_refused_once_a_newer_one_wrote() {
     let Some(broker) = NatsServer::start() else {
         return;
     };
     let lease = Duration::from_millis(1_500);
-    let first = NatsJournals::connect(&broker.url, node("node-a"), lease)
-        .await
-        .unwrap();
+    let first = nats_journals(&broker, "node-a", lease).await;
     let id = Uuid::new_v4();
     let mut older = first.create(id, &[entry(1)]).await.unwrap();
     older.append(&[entry(2)]).await.unwrap();
 
     // The same node, started again while the first process still runs: it finds the room,
     // takes its lease back and rewrites the journal, as a restore does.
-    let second = NatsJournals::connect(&broker.url, node("node-a"), lease)
-        .await
-        .unwrap();
+    let second = nats_journals(&broker, "node-a", lease).await;
     let mut loaded = second.load_all().await;
     assert_eq!(loaded.len(), 1);
     let Loaded {
@@ -265,9 +270,7 @@ async fn an_older_journal_of_a_room_is_refused_once_a_newer_one_wrote() {
     // The newer journal gives its lease back when dropped; another node then reads its entries.
     drop(newer);
     second.sync(true).await;
-    let third = NatsJournals::connect(&broker.url, node("node-b"), lease)
-        .await
-        .unwrap();
+    let third = nats_journals(&broker, "node-b", lease).await;
     let loaded = third.load_all().await;
     assert_eq!(loaded.len(), 1);
     let entries = loaded[0].entries.as_ref().unwrap();
@@ -280,9 +283,7 @@ async fn a_deleted_or_set_aside_journal_is_not_loaded_again() {
         return;
     };
     let lease = Duration::from_millis(1_500);
-    let journals = NatsJournals::connect(&broker.url, node("node-a"), lease)
-        .await
-        .unwrap();
+    let journals = nats_journals(&broker, "node-a", lease).await;
     let (deleted, aside, kept) = (Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4());
     let journal = journals.create(deleted, &[entry(1)]).await.unwrap();
     journal.delete().await.unwrap();
@@ -292,9 +293,7 @@ async fn a_deleted_or_set_aside_journal_is_not_loaded_again() {
     drop(journal);
     journals.sync(true).await;
 
-    let again = NatsJournals::connect(&broker.url, node("node-a"), lease)
-        .await
-        .unwrap();
+    let again = nats_journals(&broker, "node-a", lease).await;
     let loaded = again.load_all().await;
     assert_eq!(loaded.len(), 1, "only the kept journal: {loaded:?}");
     assert_eq!(loaded[0].entries.as_ref().unwrap(), &vec![entry(3)]);
@@ -306,12 +305,8 @@ async fn a_room_lease_is_not_taken_until_it_lapses_and_then_its_old_holder_canno
         return;
     };
     let ttl = Duration::from_millis(1_500);
-    let a = NatsJournals::connect(&broker.url, node("node-a"), ttl)
-        .await
-        .unwrap();
-    let b = NatsJournals::connect(&broker.url, node("node-b"), ttl)
-        .await
-        .unwrap();
+    let a = nats_journals(&broker, "node-a", ttl).await;
+    let b = nats_journals(&broker, "node-b", ttl).await;
     let room = Uuid::new_v4();
     let mut held = a.leases().acquire(room).await.unwrap();
     let refused = b.leases().acquire(room).await;

@@ -1,5 +1,5 @@
 //! The deployment files, checked without a Docker engine: `docker-compose.yml` parses and has
-//! what an operator needs, and it and the `Dockerfile` reference only settings, files and
+//! what an operator needs (the single-node default and the `cluster` profile), and it and the `Dockerfile` reference only settings, files and
 //! commands that exist. (`.ci/docker-steps` runs the Dockerfile's build and run steps outside
 //! Docker.) When a `docker` client with the compose plugin is installed, `docker compose
 //! config` validates the file as well.
@@ -20,8 +20,31 @@ fn read(path: &str) -> String {
     std::fs::read_to_string(root().join(path)).unwrap_or_else(|error| panic!("{path}: {error}"))
 }
 
+/// The compose file with its `<<: *anchor` merges applied, as `docker compose` reads it.
 fn compose() -> Value {
-    serde_yaml_ng::from_str(&read("docker-compose.yml")).expect("docker-compose.yml is YAML")
+    let mut compose: Value =
+        serde_yaml_ng::from_str(&read("docker-compose.yml")).expect("docker-compose.yml is YAML");
+    compose.apply_merge().expect("the merge keys resolve");
+    compose
+}
+
+/// The names of the services whose name starts with `prefix`, in order.
+fn services_named(compose: &Value, prefix: &str) -> Vec<String> {
+    get(compose, "services")
+        .as_mapping()
+        .expect("services is a mapping")
+        .keys()
+        .filter_map(Value::as_str)
+        .filter(|name| name.starts_with(prefix))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Whether service `name` is only in profile `profile`.
+fn only_in_profile(compose: &Value, name: &str, profile: &str) -> bool {
+    get(compose, &format!("services.{name}"))
+        .get("profiles")
+        .is_some_and(|profiles| text(profiles) == profile)
 }
 
 fn get<'a>(value: &'a Value, path: &str) -> &'a Value {
@@ -109,12 +132,109 @@ fn the_compose_file_runs_postgres_and_the_server_with_health_checks() {
 }
 
 #[test]
+fn the_compose_cluster_profile_runs_three_nodes_on_a_three_server_nats_cluster() {
+    let compose = compose();
+    // `docker compose up` is unchanged: the single-node services are in no profile.
+    for service in ["db", "server"] {
+        let profiles = get(&compose, &format!("services.{service}")).get("profiles");
+        assert!(profiles.is_none(), "{service} starts by default");
+    }
+
+    let nats = services_named(&compose, "nats-");
+    assert_eq!(nats, ["nats-1", "nats-2", "nats-3"]);
+    let mut volumes = Vec::new();
+    for server in &nats {
+        assert!(only_in_profile(&compose, server, "cluster"), "{server}");
+        let service = get(&compose, &format!("services.{server}"));
+        assert!(text(get(service, "image")).starts_with("nats:2."));
+        let command = text(get(service, "command"));
+        assert!(
+            command.starts_with("-js -sd /data"),
+            "JetStream on: {command}"
+        );
+        assert!(
+            command.contains(&format!("--server_name {server}")),
+            "{command}"
+        );
+        assert!(command.contains("--cluster_name aeroplane"), "{command}");
+        for other in &nats {
+            assert!(
+                command.contains(&format!("nats://{other}:6222")),
+                "{server} routes to {other}: {command}"
+            );
+        }
+        assert!(text(get(service, "healthcheck.test")).contains("/healthz"));
+        volumes.push(text(get(service, "volumes")));
+    }
+
+    let nodes = services_named(&compose, "node-");
+    assert_eq!(nodes, ["node-1", "node-2", "node-3"]);
+    let single = get(&compose, "services.server");
+    let mut names = Vec::new();
+    let mut ports = Vec::new();
+    for node in &nodes {
+        assert!(only_in_profile(&compose, node, "cluster"), "{node}");
+        let service = get(&compose, &format!("services.{node}"));
+        assert_eq!(text(get(service, "build")), ".");
+        for dependency in std::iter::once("db").chain(nats.iter().map(String::as_str)) {
+            assert_eq!(
+                text(get(service, &format!("depends_on.{dependency}.condition"))),
+                "service_healthy"
+            );
+        }
+        let urls = text(get(service, "environment.AEROPLANE_NATS_URL"));
+        let expected: Vec<String> = nats
+            .iter()
+            .map(|server| format!("nats://{server}:4222"))
+            .collect();
+        assert_eq!(urls, expected.join(","), "{node} knows every NATS server");
+        assert_eq!(
+            text(get(service, "environment.AEROPLANE_NATS_REPLICAS")),
+            "3"
+        );
+        assert_eq!(
+            text(get(service, "environment.DATABASE_URL")),
+            text(get(single, "environment.DATABASE_URL")),
+            "one database for every node"
+        );
+        let command = text(get(service, "command"));
+        let name = command
+            .strip_prefix("--node-id ")
+            .expect("each node is named");
+        names.push(name.to_owned());
+        assert!(text(get(service, "healthcheck.test")).contains("/healthz"));
+        assert!(!text(get(service, "stop_grace_period")).is_empty());
+        volumes.push(text(get(service, "volumes")));
+        ports.push(text(get(service, "ports")));
+    }
+    assert_eq!(names, nodes, "distinct node ids");
+    for (index, value) in volumes.iter().enumerate() {
+        let (volume, _) = value.split_once(':').expect("a named volume");
+        get(&compose, &format!("volumes.{volume}"));
+        assert!(
+            !volumes[..index]
+                .iter()
+                .any(|other| other.starts_with(&format!("{volume}:"))),
+            "each NATS server and node has a volume of its own: {volume}"
+        );
+    }
+    for (index, port) in ports.iter().enumerate() {
+        let host = port.rsplit_once(':').unwrap().0;
+        assert!(
+            !ports[..index].iter().any(|other| other.starts_with(host)),
+            "{port}"
+        );
+    }
+}
+
+#[test]
 fn compose_and_dockerfile_use_only_settings_the_server_has() {
     let help = help();
     let files = read("docker-compose.yml") + &read("Dockerfile");
     let mut names: Vec<&str> = files
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .filter(|word| word.starts_with("AEROPLANE_") && *word != "AEROPLANE_PORT")
+        // The published ports (`AEROPLANE_PORT`, `AEROPLANE_NODE_1_PORT`) are compose's own.
+        .filter(|word| word.starts_with("AEROPLANE_") && !word.ends_with("_PORT"))
         .collect();
     names.push("DATABASE_URL");
     for name in names {
@@ -122,6 +242,17 @@ fn compose_and_dockerfile_use_only_settings_the_server_has() {
             help.contains(&format!("[env: {name}")),
             "`{name}` is no setting of aeroplane-server"
         );
+    }
+    // The flags the cluster nodes are started with.
+    let compose = compose();
+    for node in services_named(&compose, "node-") {
+        let command = text(get(&compose, &format!("services.{node}.command")));
+        for flag in command.split(' ').filter(|word| word.starts_with("--")) {
+            assert!(
+                help.contains(&format!("{flag} <")),
+                "`{flag}` ({node}) is no flag of aeroplane-server"
+            );
+        }
     }
     for value in ["json", "probe"] {
         assert!(help.contains(value));

@@ -9,6 +9,7 @@ mod client;
 mod clock;
 mod cluster_failover;
 mod cluster_journal;
+mod cluster_outages;
 mod computer;
 mod data_dir;
 mod db;

@@ -163,9 +163,10 @@ async fn open_journals(
     node: NodeId,
 ) -> anyhow::Result<(Arc<dyn JournalStore>, Option<Arc<NatsJournals>>)> {
     if let Some(url) = config.nats_url() {
-        let journals = NatsJournals::connect(url, node.clone(), config.lease())
-            .await
-            .context("failed to open the journals on NATS (--nats-url)")?;
+        let journals =
+            NatsJournals::connect(url, node.clone(), config.lease(), config.nats_replicas())
+                .await
+                .context("failed to open the journals on NATS (--nats-url)")?;
         tracing::info!(node_id = %node, "live games' journals on NATS JetStream");
         return Ok((journals.clone(), Some(journals)));
     }

@@ -205,12 +205,19 @@ pub struct Config {
     #[arg(long, env = "AEROPLANE_JOURNAL_OPEN_FILES", default_value_t = 1_024)]
     pub journal_open_files: usize,
 
-    /// A NATS server with JetStream (e.g. `nats://127.0.0.1:4222`): live games' journals go to
-    /// its stream `AEROPLANE_JOURNAL` and each open room is leased to this node in its key-value
-    /// bucket `aeroplane_leases` (see `docs/cluster.md`). Unset: the journals are files in the
-    /// data directory and nothing else is needed.
+    /// A NATS server with JetStream (e.g. `nats://127.0.0.1:4222`), or several servers of one
+    /// NATS cluster, comma-separated (the client connects to any and fails over to the others):
+    /// live games' journals go to its stream `AEROPLANE_JOURNAL` and each open room is leased to
+    /// this node in its key-value bucket `aeroplane_leases` (see `docs/cluster.md`). Unset: the
+    /// journals are files in the data directory and nothing else is needed.
     #[arg(long, env = "AEROPLANE_NATS_URL")]
-    pub nats_url: Option<String>,
+    pub nats_url: Option<NatsUrls>,
+
+    /// How many NATS servers keep a copy of the journal stream and the lease bucket (with
+    /// `--nats-url`; 1 to 5, at most the NATS cluster's size). Set at each node's start: give
+    /// every node the same value. 3 on a three-server NATS cluster survives the loss of one.
+    #[arg(long, env = "AEROPLANE_NATS_REPLICAS", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=5))]
+    pub nats_replicas: u8,
 
     /// This node's name in logs and room leases (letters, digits, `-` and `_`, at most 64).
     /// Unset: a random name at each start. A node restarted with the same name takes back the
@@ -302,6 +309,53 @@ impl std::str::FromStr for NodeId {
 impl std::fmt::Display for NodeId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+
+/// The NATS servers to connect to: one or more `nats://host:port` addresses (`host:port` alone
+/// means `nats://`), parsed from a comma-separated list; an empty text is an empty list (an
+/// empty `AEROPLANE_NATS_URL` means unset).
+#[derive(Clone, Debug)]
+pub struct NatsUrls {
+    text: String,
+    servers: Vec<async_nats::ServerAddr>,
+}
+
+impl NatsUrls {
+    /// The servers, in the order given.
+    pub fn servers(&self) -> &[async_nats::ServerAddr] {
+        &self.servers
+    }
+
+    /// Whether no server is given.
+    pub fn is_empty(&self) -> bool {
+        self.servers.is_empty()
+    }
+}
+
+impl std::str::FromStr for NatsUrls {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<NatsUrls, String> {
+        let servers = text
+            .split(',')
+            .map(str::trim)
+            .filter(|url| !url.is_empty())
+            .map(|url| {
+                url.parse::<async_nats::ServerAddr>()
+                    .map_err(|error| format!("`{url}` is no NATS server address: {error}"))
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(NatsUrls {
+            text: text.trim().to_owned(),
+            servers,
+        })
+    }
+}
+
+impl std::fmt::Display for NatsUrls {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
     }
 }
 
@@ -443,9 +497,14 @@ impl Config {
                 .any(|allowed| allowed == "*" || allowed.eq_ignore_ascii_case(origin))
     }
 
-    /// The NATS URL, if one is set and not empty.
-    pub fn nats_url(&self) -> Option<&str> {
-        self.nats_url.as_deref().filter(|url| !url.is_empty())
+    /// The NATS servers, if any is set.
+    pub fn nats_url(&self) -> Option<&NatsUrls> {
+        self.nats_url.as_ref().filter(|urls| !urls.is_empty())
+    }
+
+    /// How many NATS servers keep a copy of the journal stream and the lease bucket.
+    pub fn nats_replicas(&self) -> usize {
+        usize::from(self.nats_replicas)
     }
 
     /// How long a room's lease lasts without renewal.
@@ -497,12 +556,33 @@ mod tests {
             ("--ipv6-prefix-len", "129"),
             ("--node-id", "a node"),
             ("--lease-ms", "10"),
+            ("--nats-url", "nats://[::1"),
+            ("--nats-replicas", "0"),
+            ("--nats-replicas", "6"),
         ] {
             let error = Config::try_parse_from(["aeroplane-server", flag, value])
                 .expect_err(flag)
                 .to_string();
             assert!(error.contains(flag), "{flag}: {error}");
         }
+    }
+
+    #[test]
+    fn nats_url_takes_a_comma_separated_list_of_servers() {
+        let config = Config::try_parse_from([
+            "aeroplane-server",
+            "--nats-url",
+            "nats://10.0.0.1:4222, nats://10.0.0.2:4223,10.0.0.3",
+        ])
+        .unwrap();
+        let urls = config.nats_url().expect("servers");
+        let ports: Vec<u16> = urls.servers().iter().map(|server| server.port()).collect();
+        assert_eq!(ports, [4222, 4223, 4222]);
+        assert_eq!(config.nats_replicas(), 1, "one replica by default");
+        let empty = Config::try_parse_from(["aeroplane-server", "--nats-url", ""]).unwrap();
+        assert!(empty.nats_url().is_none(), "an empty list is unset");
+        let three = Config::try_parse_from(["aeroplane-server", "--nats-replicas", "3"]).unwrap();
+        assert_eq!(three.nats_replicas(), 3);
     }
 
     #[test]

@@ -61,12 +61,13 @@ pub enum LeaseError {
 }
 
 impl Leases {
-    /// The leases of `node`, each lasting `ttl` without renewal, in the bucket [`BUCKET`] (created,
-    /// or its max age set to `ttl`, if needed).
+    /// The leases of `node`, each lasting `ttl` without renewal, in the bucket [`BUCKET`] kept by
+    /// `replicas` servers (created, or its max age and replicas set, if needed).
     pub async fn open(
         jetstream: &jetstream::Context,
         node: NodeId,
         ttl: Duration,
+        replicas: usize,
     ) -> Result<Leases, CreateKeyValueError> {
         let bucket = jetstream
             .create_or_update_key_value(kv::Config {
@@ -75,6 +76,7 @@ impl Leases {
                 history: 1,
                 max_age: ttl,
                 storage: StorageType::File,
+                num_replicas: replicas,
                 ..Default::default()
             })
             .await?;

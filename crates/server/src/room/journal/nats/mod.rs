@@ -6,10 +6,13 @@
 //! compare-and-set on a subject's last sequence; it is the first step of issue 15 (rooms that
 //! outlive their node). What this store does, against the two journal traits:
 //!
-//! - The stream [`STREAM`] (file storage, subjects `aeroplane.journal.<room id>`) holds each
+//! - The stream [`STREAM`] (file storage, subjects `aeroplane.journal.<room id>`, kept by
+//!   `--nats-replicas` servers of the NATS cluster so that losing one loses nothing) holds each
 //!   room's entries: one message per `create`, `append` or `rewrite`, its payload the entries as
 //!   JSON lines (the file store's format), its header [`KIND`] saying which.
-//! - Every write waits for JetStream's acknowledgement (so `sync` has nothing to do) and carries
+//! - Every write waits for JetStream's acknowledgement (so `sync` has nothing to do; a write no
+//!   server answers, as while a replicated stream elects a new leader, is tried again for up to
+//!   [`NO_LEADER_RETRY`], the room waiting) and carries
 //!   the subject's last sequence this journal knows (`Nats-Expected-Last-Subject-Sequence`).
 //!   A writer that is late, because another node (or this node restarted) has written the room
 //!   since, is refused; the refusal is a [`Revoked`] error, and the room stops acting for the
@@ -46,7 +49,7 @@ pub use lease::{BUCKET, KeptLease, Lease, LeaseError, Leases};
 
 use super::format::{Line, decode_lines, encode_lines};
 use super::store::{JournalStore, Loaded, Revoked, RoomJournal};
-use crate::config::NodeId;
+use crate::config::{NatsUrls, NodeId};
 
 /// The stream of every room's journal.
 pub const STREAM: &str = "AEROPLANE_JOURNAL";
@@ -59,6 +62,14 @@ pub const KIND: &str = "Aeroplane-Journal";
 
 /// How long a shutdown waits for the leases to be given back.
 const SETTLE: Duration = Duration::from_secs(2);
+
+/// How long a write is tried again while no NATS server answers for the stream (its replicas
+/// electing a new leader after the loss of a server): the room waits for its acknowledgement
+/// rather than going on with actions that are not journaled.
+const NO_LEADER_RETRY: Duration = Duration::from_secs(10);
+
+/// The pause between two tries of a write nobody answered.
+const RETRY_PAUSE: Duration = Duration::from_millis(50);
 
 /// What a journal message is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,7 +108,7 @@ pub enum NatsError {
     /// No connection to the server.
     #[error("cannot connect to NATS at {url}: {source}")]
     Connect {
-        /// The URL tried.
+        /// The URLs tried.
         url: String,
         /// Why.
         source: async_nats::ConnectError,
@@ -148,19 +159,21 @@ pub struct NatsJournals {
 }
 
 impl NatsJournals {
-    /// Connects to the NATS server at `url` as `node`, and sets up the stream and the lease
-    /// bucket (leases lasting `lease` without renewal).
+    /// Connects to one of the NATS servers `urls` as `node` (the client fails over to the
+    /// others, and to the servers of their cluster it learns of), and sets up the stream and the
+    /// lease bucket (leases lasting `lease` without renewal), each kept by `replicas` servers.
     pub async fn connect(
-        url: &str,
+        urls: &NatsUrls,
         node: NodeId,
         lease: Duration,
+        replicas: usize,
     ) -> Result<Arc<NatsJournals>, NatsError> {
         let client = async_nats::ConnectOptions::new()
             .name(format!("aeroplane-server {node}"))
-            .connect(url)
+            .connect(urls.servers().to_vec())
             .await
             .map_err(|source| NatsError::Connect {
-                url: url.to_owned(),
+                url: urls.to_string(),
                 source,
             })?;
         let jetstream = jetstream::new(client);
@@ -170,7 +183,7 @@ impl NatsJournals {
                 description: Some("Live games' journals (aeroplane-server)".to_owned()),
                 subjects: vec![SUBJECTS.to_owned()],
                 storage: StorageType::File,
-                num_replicas: 1,
+                num_replicas: replicas,
                 allow_rollup: true,
                 allow_direct: true,
                 ..Default::default()
@@ -178,7 +191,7 @@ impl NatsJournals {
             .await?;
         let stream = jetstream.get_stream(STREAM).await?;
         crate::metrics::cluster_started(node.as_str());
-        let leases = Leases::open(&jetstream, node, lease).await?;
+        let leases = Leases::open(&jetstream, node, lease, replicas).await?;
         Ok(Arc::new(NatsJournals {
             jetstream,
             stream,
@@ -436,13 +449,33 @@ impl NatsJournal {
             }
         };
         let started = std::time::Instant::now();
-        let acknowledged = async {
-            self.jetstream
-                .publish_with_headers(self.subject.clone(), headers, payload.into())
-                .await?
-                .await
-        }
-        .await;
+        let acknowledged = loop {
+            let tried = async {
+                self.jetstream
+                    .publish_with_headers(
+                        self.subject.clone(),
+                        headers.clone(),
+                        payload.clone().into(),
+                    )
+                    .await?
+                    .await
+            }
+            .await;
+            // No responders: nothing was stored, so trying again cannot write twice.
+            let unanswered = tried
+                .as_ref()
+                .is_err_and(|error| error.kind() == PublishErrorKind::StreamNotFound);
+            if !unanswered || started.elapsed() >= NO_LEADER_RETRY {
+                break tried;
+            }
+            if self.lease.revoked().is_cancelled() {
+                return Err(io::Error::other(Revoked(format!(
+                    "the lease of room {} was lost",
+                    self.id
+                ))));
+            }
+            tokio::time::sleep(RETRY_PAUSE).await;
+        };
         crate::metrics::journal_appended(acknowledged.is_ok(), started.elapsed().as_secs_f64());
         let acknowledged = acknowledged.map_err(refused)?;
         self.last = acknowledged.sequence;
