@@ -96,6 +96,12 @@ impl ServerProcess {
         format!("http://{}{path}", self.addr)
     }
 
+    /// GETs `path` and decodes its JSON body (the test fails on any error).
+    pub(crate) async fn get_json<T: serde::de::DeserializeOwned>(&self, path: &str) -> T {
+        let response = reqwest::get(self.url(path)).await.unwrap();
+        response.json().await.unwrap()
+    }
+
     /// The process id.
     pub(crate) fn pid(&self) -> u32 {
         self.child.id()

@@ -196,15 +196,8 @@ async fn finish_single(client: &mut Client, mine: &[Colour]) {
 }
 
 /// Every id is stored exactly once in the shared store, and nothing else is.
-pub(crate) async fn stored_once(http: &reqwest::Client, node: &Node, ids: &[Uuid]) {
-    let list: GameList = http
-        .get(node.process.url("/api/games?limit=100"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+pub(crate) async fn stored_once(node: &Node, ids: &[Uuid]) {
+    let list: GameList = node.process.get_json("/api/games?limit=100").await;
     for id in ids {
         let copies = list.games.iter().filter(|game| game.id == *id).count();
         assert_eq!(copies, 1, "game {id} is stored once");
@@ -293,7 +286,7 @@ async fn every_game_of_a_sigkilled_node_resumes_on_the_others_and_is_stored_once
         let record = record_from(&http, &b.process, id).await;
         check_record(&record, before, actions_at(&record, before));
     }
-    stored_once(&http, &b, &[online, computer, local]).await;
+    stored_once(&b, &[online, computer, local]).await;
 
     // Each room was taken over once, by one of the two nodes.
     let takeovers = metric(&http, &b, "aeroplane_cluster_takeovers_total").await
@@ -368,7 +361,7 @@ async fn a_drained_nodes_rooms_are_taken_over_within_a_scan_and_finish() {
         let record = record_from(&http, &b.process, id).await;
         check_record(&record, before, actions_at(&record, before));
     }
-    stored_once(&http, &b, &[online, local]).await;
+    stored_once(&b, &[online, local]).await;
 }
 
 #[tokio::test]

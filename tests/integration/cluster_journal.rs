@@ -97,14 +97,7 @@ async fn a_game_survives_sigkill(restart_as: &str) {
     assert_eq!(record.result.winner, over.result.winner);
     check_record(&record, &before, actions_at(&record, &before));
     no_file_journals(data.path());
-    let list: GameList = http
-        .get(server.url("/api/games?player=Ann"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let list: GameList = server.get_json("/api/games?player=Ann").await;
     let stored = list.games.iter().filter(|game| game.id == room.id).count();
     assert_eq!(stored, 1, "the game is stored once");
 }

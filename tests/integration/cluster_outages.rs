@@ -126,7 +126,7 @@ async fn a_paused_owner_wakes_fenced_lets_the_room_go_and_nobody_sees_two_contin
         actions_at(&record, &at_b) > through_pause,
         "B's continuation is the record's"
     );
-    stored_once(&http, &b, &[room]).await;
+    stored_once(&b, &[room]).await;
 }
 
 #[tokio::test]
@@ -178,7 +178,7 @@ async fn play_goes_on_when_one_of_three_nats_servers_is_killed_and_the_game_is_s
     play_to_end_from(turn, &mut red, &mut yellow, |_| {}).await;
     let record = record_from(&http, &a.process, room).await;
     check_record(&record, &before, actions_at(&record, &before));
-    stored_once(&http, &a, &[room]).await;
+    stored_once(&a, &[room]).await;
     // Every action was journaled: while the stream had no leader the room waited for one.
     let failed = metric(&http, &a, "aeroplane_journal_write_failures_total").await;
     assert_eq!(failed, 0.0, "no journal write failed");

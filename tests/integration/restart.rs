@@ -209,14 +209,7 @@ async fn a_live_game_survives(graceful: bool) {
     let record = record_from(&http, &server, room.id).await;
     assert_eq!(record.result.winner, over.result.winner);
     check_record(&record, &before, actions_before);
-    let list: GameList = http
-        .get(server.url("/api/games?player=Ann"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let list: GameList = server.get_json("/api/games?player=Ann").await;
     assert_eq!(
         list.games.iter().filter(|game| game.id == room.id).count(),
         1
