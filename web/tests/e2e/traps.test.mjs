@@ -127,15 +127,18 @@ test('trap 2: in a quick match both players see the game start and Red\'s clock 
   assert.deepEqual(errors, []);
 });
 
-/** Plays a same-device game until a message matches `pattern`; fails after `limit` steps. */
-async function playUntilMessage(page, pattern, limit = 3000) {
-  for (let i = 0; i < limit; i += 1) {
+/**
+ * Plays a same-device game until a message matches `pattern`; fails after `seconds` of play
+ * (bounded by time, not by steps, so that a slow machine only makes it slower).
+ */
+async function playUntilMessage(page, pattern, seconds = 120) {
+  for (const deadline = Date.now() + seconds * 1000; Date.now() < deadline;) {
     if (await page.getByTestId('messages').filter({ hasText: pattern }).count()) return;
     const done = await step(page);
     assert.notEqual(done?.kind, 'over', `the game ended before ${pattern}`);
     if (!done) await page.waitForTimeout(10);
   }
-  assert.fail(`no ${pattern} in ${limit} steps`);
+  assert.fail(`no ${pattern} in ${seconds} s of play`);
 }
 
 test('trap 3: a capture is announced with its planes, stays on screen, and the captured plane flies home', async () => {
