@@ -21,14 +21,12 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use time::OffsetDateTime;
-use tokio::sync::oneshot;
 use uuid::Uuid;
 
 use super::games::read;
 use crate::error::HttpError;
 use crate::identity::{self, Credentials, IdentityError};
 use crate::limits::ClientAddr;
-use crate::room::RoomCommand;
 use crate::state::AppState;
 
 /// The leaderboard's length when none is asked for.
@@ -155,16 +153,7 @@ async fn live(
         let Some(room) = state.registry.get(seat.room_id) else {
             continue;
         };
-        let (reply, answer) = oneshot::channel();
-        if room
-            .inbox
-            .send(RoomCommand::Status { reply })
-            .await
-            .is_err()
-        {
-            continue;
-        }
-        let Ok(Ok(status)) = tokio::time::timeout(ROOM_TIMEOUT, answer).await else {
+        let Ok(status) = room.status(ROOM_TIMEOUT).await else {
             continue;
         };
         rooms.push(LiveRoom {

@@ -14,12 +14,11 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use tokio::sync::oneshot;
 use uuid::Uuid;
 
 use crate::error::HttpError;
 use crate::limits::ClientAddr;
-use crate::room::{self, ComputerSeat, RoomCommand, RoomSetup};
+use crate::room::{self, ComputerSeat, RoomSetup, StatusError};
 use crate::state::AppState;
 
 /// How long the API waits for a room to answer a status request.
@@ -145,19 +144,10 @@ async fn status(
 ) -> Result<Json<RoomStatus>, HttpError> {
     let id = HttpError::parse_room_id(&id)?;
     let room = state.room(id).await?;
-    let (reply, answer) = oneshot::channel();
-    if room
-        .inbox
-        .send(RoomCommand::Status { reply })
-        .await
-        .is_err()
-    {
-        return Err(HttpError::room_not_found(id));
-    }
-    match tokio::time::timeout(STATUS_TIMEOUT, answer).await {
-        Ok(Ok(status)) => Ok(Json(status)),
-        Ok(Err(_)) => Err(HttpError::room_not_found(id)),
-        Err(_) => Err(HttpError::Internal(anyhow::anyhow!(
+    match room.status(STATUS_TIMEOUT).await {
+        Ok(status) => Ok(Json(status)),
+        Err(StatusError::Closed) => Err(HttpError::room_not_found(id)),
+        Err(StatusError::Late) => Err(HttpError::Internal(anyhow::anyhow!(
             "room {id} did not answer in time"
         ))),
     }

@@ -61,3 +61,26 @@ pub struct RoomHandle {
     /// The room's inbox.
     pub inbox: mpsc::Sender<RoomCommand>,
 }
+
+/// Why a room gave no status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StatusError {
+    /// The room closed before it answered.
+    Closed,
+    /// The room did not answer within the time allowed.
+    Late,
+}
+
+impl RoomHandle {
+    /// Asks the room for its status, waiting at most `patience` for the answer.
+    pub async fn status(&self, patience: std::time::Duration) -> Result<RoomStatus, StatusError> {
+        let (reply, answer) = oneshot::channel();
+        let asked = self.inbox.send(RoomCommand::Status { reply }).await;
+        asked.map_err(|_| StatusError::Closed)?;
+        match tokio::time::timeout(patience, answer).await {
+            Ok(Ok(status)) => Ok(status),
+            Ok(Err(_)) => Err(StatusError::Closed),
+            Err(_) => Err(StatusError::Late),
+        }
+    }
+}

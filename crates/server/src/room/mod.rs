@@ -39,7 +39,7 @@ mod social;
 mod task;
 
 pub use bot::BOT_CONN;
-pub use handle::{ConnId, RoomCommand, RoomHandle};
+pub use handle::{ConnId, RoomCommand, RoomHandle, StatusError};
 pub use journal::{FileJournals, JournalStore, RoomJournal};
 pub use registry::{PlayerSeat, Registry};
 pub use restore::{restore_all, restore_one};

@@ -283,7 +283,6 @@ mod tests {
     use aeroplane_protocol::snapshot::RoomPhase;
     use aeroplane_store::{GameStore, MemoryStore, Outbox, OutboxOptions};
     use futures_util::future::{BoxFuture, FutureExt};
-    use tokio::sync::oneshot;
     use uuid::Uuid;
 
     use super::*;
@@ -394,12 +393,7 @@ mod tests {
     }
 
     async fn status(room: &RoomHandle) -> aeroplane_protocol::api::RoomStatus {
-        let (reply, answer) = oneshot::channel();
-        room.inbox
-            .send(RoomCommand::Status { reply })
-            .await
-            .unwrap();
-        answer.await.unwrap()
+        room.status(std::time::Duration::from_secs(10)).await.unwrap()
     }
 
     #[tokio::test]
