@@ -106,7 +106,8 @@ async fn game(slot: &mut RoomSlot<'_>, api: &Api) -> Result<Ended, String> {
     outcome
 }
 
-/// Plays one seat until the game is over, timing each action to its first event.
+/// Plays one seat until the game is over, timing each action to its first event (about 80
+/// lines: the schedule, the send and the wait belong to one timed action).
 async fn play_bot(
     mut client: Client,
     seed: u64,

@@ -182,7 +182,9 @@ async fn open_journals(
 }
 
 /// Opens the outbox and the journals (under `config.data_dir`, or on NATS with `--nats-url`),
-/// restores the live games found there, binds `config.listen` and starts serving.
+/// restores the live games found there, binds `config.listen` and starts serving. Long (about
+/// 90 lines) because it is the start-up sequence in its one order (stores, journals, restore,
+/// cluster, listener), each step short; cut apart, the order would be harder to see.
 pub async fn serve(config: Config, store: Arc<dyn GameStore>) -> anyhow::Result<RunningServer> {
     crate::metrics::handle();
     crate::telemetry::spawn_lag_probe();

@@ -393,7 +393,9 @@ mod tests {
     }
 
     async fn status(room: &RoomHandle) -> aeroplane_protocol::api::RoomStatus {
-        room.status(std::time::Duration::from_secs(10)).await.unwrap()
+        room.status(std::time::Duration::from_secs(10))
+            .await
+            .unwrap()
     }
 
     #[tokio::test]

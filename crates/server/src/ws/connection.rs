@@ -89,6 +89,9 @@ pub(super) async fn run(
         .await;
 }
 
+/// The connection's read loop: the close, the join deadline, silence, the rate limit and bad
+/// frames, in one `select!` whose branches share its counters (about 90 lines; its steps are
+/// the helpers below it).
 async fn serve(
     socket: WebSocket,
     room: RoomHandle,

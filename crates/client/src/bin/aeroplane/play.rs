@@ -117,7 +117,8 @@ async fn seated(
 }
 
 /// `aeroplane play`: takes a seat (as this command's identity, unless `--anonymous`), then plays
-/// turn by turn from the keyboard until the game ends.
+/// turn by turn from the keyboard until the game ends. About 95 lines: the one interactive loop
+/// (prompt, server messages, typed lines), whose pieces are `act` and `render::describe`.
 pub(crate) async fn run(
     server: &str,
     identity: Option<&std::path::Path>,
