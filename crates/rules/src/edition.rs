@@ -331,6 +331,42 @@ impl FromStr for Rules {
     }
 }
 
+#[cfg(feature = "serde")]
+mod serde_names {
+    //! `Side` and `Rules` are written by name (`"blue"`, `"classic+jump-after-shortcut"`), the
+    //! same names as in notation, so a two-player `plyyard` colour reads the same as a `Colour`.
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::{Rules, Side};
+
+    impl Serialize for Side {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Side {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+            text.parse().map_err(serde::de::Error::custom)
+        }
+    }
+
+    impl Serialize for Rules {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.collect_str(self)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Rules {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+            text.parse().map_err(serde::de::Error::custom)
+        }
+    }
+}
+
 /// A ruleset or colour name that is not one of ours.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseEditionError {

@@ -41,9 +41,12 @@ impl<'de> Deserialize<'de> for Position {
         match PositionForm::deserialize(deserializer)? {
             PositionForm::Word(PositionWord::Base) => Ok(Position::Base),
             PositionForm::Word(PositionWord::Finished) => Ok(Position::Finished),
-            PositionForm::Progress(progress) => Position::from_progress(progress)
-                .filter(|position| *position != Position::Finished)
-                .ok_or_else(|| serde::de::Error::custom("a route progress is from 0 to 55")),
+            // 56 is a route square of the editions' longer runway (`docs/rules/`); a `plyyard`
+            // game refuses it where it reads its planes (`plyyard_planes`).
+            PositionForm::Progress(progress) if progress <= 56 => Ok(Position::Route(progress)),
+            PositionForm::Progress(_) => Err(serde::de::Error::custom(
+                "a route progress is from 0 to 55 (56 in flights and classic)",
+            )),
         }
     }
 }
@@ -177,6 +180,9 @@ fn game_from_form(form: GameForm) -> Result<Game, String> {
         ));
     }
     let planes = [form.planes.red, form.planes.yellow];
+    if planes.iter().flatten().any(|position| !position.is_valid()) {
+        return Err("a route progress is from 0 to 55".to_owned());
+    }
     let draw = DrawState {
         offer: form.draw.offer,
         offer_blocked: [!form.draw.may_offer.red, !form.draw.may_offer.yellow],

@@ -4,6 +4,7 @@
 //! is a thin facade over a `plyyard` table that translates colours and events. Every action checks
 //! everything before it changes anything: a refused action leaves the table exactly as it was.
 
+mod action;
 mod draw;
 mod event;
 mod moves;
@@ -16,6 +17,7 @@ use crate::error::RuleError;
 use crate::event::PassReason;
 use crate::game::{EndReason, Forfeit};
 
+pub use action::{TableAction, TableReplayError};
 pub use draw::TableDraw;
 pub(crate) use event::Record;
 pub use event::{MAX_TABLE_EVENTS, TableEvent, TableEvents, TableOutcome, TablePhase};
