@@ -4,7 +4,7 @@
 
 use aeroplane_protocol::api::RoomCreated;
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::{Colour, EndReason};
+use aeroplane_rules::{Colour, EndReason, Side};
 
 use crate::support::{Client, TestApp, TurnView, spawn_app_with};
 
@@ -86,7 +86,7 @@ async fn a_player_who_lets_the_clock_run_out_is_played_for_then_forfeits() {
     let Some(ServerMessage::GameOver(over)) = seen.last() else {
         unreachable!()
     };
-    assert_eq!(over.result.winner, Some(Colour::Yellow));
+    assert_eq!(over.result.winner, Some(Side::Yellow));
     assert_eq!(over.result.reason, EndReason::Timeout);
     // The server rolled for Red at least once before the second strike forfeited.
     let red_rolls = seen

@@ -44,7 +44,9 @@ pub(crate) fn actions_at(record: &GameRecord, before: &Snapshot) -> usize {
     (0..=record.actions.len())
         .rev()
         .find(|&count| {
-            let prefix = record.actions[..count].iter().map(|logged| logged.action);
+            let prefix = record.actions[..count]
+                .iter()
+                .map(|logged| logged.action.to_plyyard().unwrap());
             aeroplane_rules::Game::replay(prefix).is_ok_and(|(game, _)| game == before.game)
         })
         .expect("the position before the restart is a prefix of the record")

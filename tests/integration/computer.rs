@@ -118,7 +118,7 @@ async fn a_complete_game_at(level: &str, human: Colour) {
     let replayed = record.replay().expect("the record replays");
     assert_eq!(
         replayed.outcome().map(|o| o.winner),
-        Some(over.result.winner)
+        Some(over.result.plyyard_winner())
     );
     assert!(
         record.fairness.red_seed.len() == 32 || record.fairness.yellow_seed.len() == 32,

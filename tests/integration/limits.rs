@@ -6,7 +6,7 @@ use aeroplane_protocol::api::ApiError;
 use aeroplane_protocol::client::Role;
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::Colour;
+use aeroplane_rules::{Colour, Side};
 use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::protocol::frame::Frame;
@@ -111,7 +111,7 @@ async fn a_flood_is_refused_with_rate_limited_then_closed_with_1008_and_the_room
     let ServerMessage::GameOver(over) = over else {
         unreachable!()
     };
-    assert_eq!(over.result.winner, Some(Colour::Yellow));
+    assert_eq!(over.result.winner, Some(Side::Yellow));
     assert_eq!(app.stored_record(room.id).await.result, over.result);
 }
 

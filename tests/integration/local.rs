@@ -4,7 +4,7 @@ use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::record::{Mode, PlayerKind};
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_protocol::snapshot::RoomPhase;
-use aeroplane_rules::{Colour, EndReason};
+use aeroplane_rules::{Colour, EndReason, Side};
 
 use crate::computer::{Stop, create, drive, fast_app};
 use crate::support::{Client, TestApp, TurnView};
@@ -84,7 +84,7 @@ async fn resigning_in_a_local_room_resigns_the_colour_to_act() {
         unreachable!()
     };
     assert_eq!(over.result.reason, EndReason::Resigned);
-    assert_eq!(over.result.winner, Some(Colour::Yellow), "Red was to act");
+    assert_eq!(over.result.winner, Some(Side::Yellow), "Red was to act");
 }
 
 #[tokio::test]

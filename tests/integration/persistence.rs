@@ -6,7 +6,7 @@
 use aeroplane_protocol::api::{GameList, Replay};
 use aeroplane_protocol::record::GameRecord;
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::{Colour, EndReason};
+use aeroplane_rules::{Colour, EndReason, Side};
 use uuid::Uuid;
 
 use crate::support::{Client, StoreKind, TestApp, play_to_end, player_join, spawn_app_on, welcome};
@@ -68,7 +68,7 @@ async fn check_stored(
 ) -> GameRecord {
     let record = app.stored_record(id).await;
     assert_eq!(
-        (record.result.winner, record.result.reason),
+        (record.result.plyyard_winner(), record.result.reason),
         (winner, reason)
     );
     let replayed = record.replay().expect("the record replays");
@@ -95,7 +95,7 @@ async fn a_won_game_is_stored_once_and_replays_to_its_result(kind: StoreKind) {
     let (id, mut red, mut yellow) = start_named(&app, "Winner", "Other").await;
     let over = play_to_end(&mut red, &mut yellow, |_| {}).await;
     assert_eq!(over.result.reason, EndReason::Finished);
-    let record = check_stored(&app, id, over.result.winner, EndReason::Finished).await;
+    let record = check_stored(&app, id, over.result.plyyard_winner(), EndReason::Finished).await;
     assert!(
         record.rolls > 10 && record.moves > 4,
         "{} rolls, {} moves",
@@ -180,7 +180,7 @@ async fn the_list_filters_and_pages_by_cursor(kind: StoreKind) {
         yellow_wins
             .games
             .iter()
-            .all(|game| game.result.winner == Some(Colour::Yellow))
+            .all(|game| game.result.winner == Some(Side::Yellow))
     );
     let red_wins = list(&app, "/api/games?result=red&player=Common").await;
     assert_eq!(red_wins.games.len(), 2);
@@ -212,14 +212,14 @@ async fn a_replay_shows_every_position_of_the_record(kind: StoreKind) {
     };
     let (id, mut red, mut yellow) = start_named(&app, "Replayer", "Other").await;
     let over = play_to_end(&mut red, &mut yellow, |_| {}).await;
-    let record = check_stored(&app, id, over.result.winner, over.result.reason).await;
+    let record = check_stored(&app, id, over.result.plyyard_winner(), over.result.reason).await;
     let replay: Replay = app.get_json(&format!("/api/games/{id}/replay")).await;
     assert_eq!(replay.id, id);
     assert_eq!(replay.steps.len(), record.actions.len() + 1);
     let mut game = aeroplane_rules::Game::new();
     assert_eq!(replay.steps[0].game, game);
     for (step, logged) in replay.steps.iter().skip(1).zip(&record.actions) {
-        game.apply(logged.action).unwrap();
+        game.apply(logged.action.to_plyyard().unwrap()).unwrap();
         assert_eq!(step.action.as_ref(), Some(logged));
         assert_eq!(step.game, game);
     }

@@ -50,7 +50,10 @@ async fn two_players_join_both_seats_and_play_to_a_win() {
     })
     .await;
     assert_eq!(over.result.reason, EndReason::Finished);
-    let winner = over.result.winner.expect("a finished game has a winner");
+    let winner = over
+        .result
+        .plyyard_winner()
+        .expect("a finished game has a winner");
     assert!(
         moves >= 16,
         "at least four planes of the winner travelled: {moves} moves"
@@ -71,7 +74,7 @@ async fn two_players_join_both_seats_and_play_to_a_win() {
     );
 
     let record = app.stored_record(room.id).await;
-    assert_eq!(record.result.winner, Some(winner));
+    assert_eq!(record.result.plyyard_winner(), Some(winner));
     assert_eq!(
         (
             record.players.red.name.as_str(),

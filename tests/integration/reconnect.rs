@@ -2,7 +2,7 @@
 
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_protocol::snapshot::RoomPhase;
-use aeroplane_rules::{Colour, EndReason};
+use aeroplane_rules::{Colour, EndReason, Side};
 
 use crate::support::{spawn_app, spawn_app_with};
 
@@ -75,14 +75,14 @@ async fn a_player_absent_past_the_grace_period_abandons_the_game() {
     };
     assert_eq!(
         (over.result.winner, over.result.reason),
-        (Some(Colour::Yellow), EndReason::Abandoned)
+        (Some(Side::Yellow), EndReason::Abandoned)
     );
     let record = app.stored_record(room.id).await;
     assert_eq!(record.result.reason, EndReason::Abandoned);
     assert!(matches!(
         record.actions.last().unwrap().action,
-        aeroplane_rules::Action::Forfeit {
-            colour: Colour::Red,
+        aeroplane_rules::TableAction::Forfeit {
+            colour: Side::Red,
             ..
         }
     ));

@@ -1,7 +1,7 @@
 //! Resigning, on one's own turn and on the opponent's.
 
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::{Colour, EndReason};
+use aeroplane_rules::{EndReason, Side};
 
 use crate::support::spawn_app;
 
@@ -17,11 +17,11 @@ async fn a_player_may_resign_on_its_own_turn() {
         };
         assert_eq!(
             (over.result.winner, over.result.reason),
-            (Some(Colour::Yellow), EndReason::Resigned)
+            (Some(Side::Yellow), EndReason::Resigned)
         );
     }
     let record = app.stored_record(room.id).await;
-    assert_eq!(record.result.winner, Some(Colour::Yellow));
+    assert_eq!(record.result.winner, Some(Side::Yellow));
 }
 
 #[tokio::test]
@@ -36,11 +36,11 @@ async fn a_player_may_resign_on_the_opponents_turn() {
     };
     assert_eq!(
         (over.result.winner, over.result.reason),
-        (Some(Colour::Red), EndReason::Resigned)
+        (Some(Side::Red), EndReason::Resigned)
     );
     let snapshot = yellow.sync().await;
     assert_eq!(
         snapshot.result.map(|result| result.winner),
-        Some(Some(Colour::Red))
+        Some(Some(Side::Red))
     );
 }

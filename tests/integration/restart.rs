@@ -153,12 +153,12 @@ pub(crate) fn check_record(record: &GameRecord, before: &Snapshot, actions_befor
     let outcome = game.outcome().expect("over");
     assert_eq!(
         (outcome.winner, outcome.reason),
-        (record.result.winner, record.result.reason)
+        (record.result.plyyard_winner(), record.result.reason)
     );
     let (prefix, _) = aeroplane_rules::Game::replay(
         record.actions[..actions_before]
             .iter()
-            .map(|logged| logged.action),
+            .map(|logged| logged.action.to_plyyard().unwrap()),
     )
     .unwrap();
     assert_eq!(

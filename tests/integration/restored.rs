@@ -12,7 +12,7 @@ use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::record::{Mode, PlayerKind};
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_protocol::snapshot::{RoomPhase, Snapshot};
-use aeroplane_rules::{Action, Colour, EndReason};
+use aeroplane_rules::{Colour, EndReason, Side, TableAction};
 use uuid::Uuid;
 
 use crate::child::ServerProcess;
@@ -182,7 +182,7 @@ async fn a_single_player_room_survives(body: serde_json::Value, graceful: bool) 
             .iter()
             .filter(|logged| {
                 !logged.undone
-                    && matches!(logged.action, Action::Roll { colour, .. } if colour != person)
+                    && matches!(logged.action, TableAction::Roll { colour, .. } if colour != person.into())
             })
             .count();
         assert!(
@@ -261,7 +261,7 @@ async fn the_turn_clock_runs_again_after_a_restart_and_keeps_its_strikes() {
     };
     assert_eq!(
         (over.result.winner, over.result.reason),
-        (Some(Colour::Yellow), EndReason::Timeout),
+        (Some(Side::Yellow), EndReason::Timeout),
         "the clock ran out after the restart"
     );
     assert!(

@@ -268,10 +268,10 @@ impl Client {
         match view.game().phase() {
             Phase::AwaitingRoll => Some(Turn::Roll),
             Phase::AwaitingMove { roll, legal } => Some(Turn::Move { roll, legal }),
-            Phase::Over(outcome) => Some(Turn::Over(ResultRecord {
-                winner: outcome.winner,
-                reason: outcome.reason,
-            })),
+            Phase::Over(outcome) => Some(Turn::Over(ResultRecord::plyyard(
+                outcome.winner,
+                outcome.reason,
+            ))),
         }
     }
 

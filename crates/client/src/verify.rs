@@ -8,7 +8,7 @@ use std::fmt;
 
 use aeroplane_dice::{ClientSeed, Commitment, GameKey, SCHEME, SeedError, ServerSeed};
 use aeroplane_protocol::record::{GameRecord, ResultRecord};
-use aeroplane_rules::{Action, EndReason, RULESET, ReplayError};
+use aeroplane_rules::{EndReason, RULESET, ReplayError, TableAction};
 use uuid::Uuid;
 
 /// What a successful verification established.
@@ -158,16 +158,13 @@ pub fn verify_record(record: &GameRecord) -> Result<VerifyReport, VerifyError> {
     check_count("rolls", record.rolls, rolls.len())?;
     let moves = record
         .standing_actions()
-        .filter(|a| matches!(a, Action::Move { .. }))
+        .filter(|a| matches!(a, TableAction::Move { .. }))
         .count();
     check_count("moves", record.moves, moves)?;
 
     let game = record.replay().map_err(VerifyError::IllegalAction)?;
     let outcome = game.outcome().ok_or(VerifyError::NotOver)?;
-    let replayed = ResultRecord {
-        winner: outcome.winner,
-        reason: outcome.reason,
-    };
+    let replayed = ResultRecord::plyyard(outcome.winner, outcome.reason);
     if replayed != record.result {
         return Err(VerifyError::ResultMismatch {
             replayed: describe(&replayed),

@@ -8,7 +8,7 @@ use aeroplane_dice::{ClientSeed, DieStream, GameKey, SCHEME, ServerSeed};
 use aeroplane_protocol::record::{
     FairnessRecord, GameRecord, LoggedAction, Mode, PlayerKind, PlayerRecord, Players, ResultRecord,
 };
-use aeroplane_rules::{Action, Die, Game, Phase, Plane, RULESET};
+use aeroplane_rules::{Action, Die, Game, Phase, Plane, RULESET, TableAction};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -48,7 +48,7 @@ fn genuine_record() -> GameRecord {
         let events = game.apply(action).unwrap();
         actions.push(LoggedAction {
             event,
-            action,
+            action: action.into(),
             undone: false,
         });
         event += events.len() as u64;
@@ -57,7 +57,7 @@ fn genuine_record() -> GameRecord {
     let count = |roll: bool| {
         actions
             .iter()
-            .filter(|a| matches!(a.action, Action::Roll { .. }) == roll)
+            .filter(|a| matches!(a.action, TableAction::Roll { .. }) == roll)
             .count() as u32
     };
     let player = |name: &str| PlayerRecord {
@@ -67,9 +67,10 @@ fn genuine_record() -> GameRecord {
         player_id: None,
     };
     GameRecord {
-        format: aeroplane_protocol::record::RECORD_FORMAT,
+        format: aeroplane_protocol::record::PLYYARD_FORMAT,
         id: Uuid::from_u128(0x5eed),
         ruleset: RULESET.into(),
+        house_rules: Vec::new(),
         mode: Mode::Online,
         created_at: OffsetDateTime::UNIX_EPOCH,
         started_at: OffsetDateTime::UNIX_EPOCH,
@@ -77,12 +78,11 @@ fn genuine_record() -> GameRecord {
         players: Players {
             red: player("Ann"),
             yellow: player("Bob"),
+            blue: None,
+            green: None,
         },
         rated: false,
-        result: ResultRecord {
-            winner: outcome.winner,
-            reason: outcome.reason,
-        },
+        result: ResultRecord::plyyard(outcome.winner, outcome.reason),
         rolls: count(true),
         moves: count(false),
         actions,
@@ -92,11 +92,13 @@ fn genuine_record() -> GameRecord {
             server_seed: server.to_hex(),
             red_seed: red_seed.into(),
             yellow_seed: yellow_seed.into(),
+            blue_seed: None,
+            green_seed: None,
         },
     }
 }
 
-fn index_of(record: &GameRecord, wanted: impl Fn(&Action) -> bool) -> usize {
+fn index_of(record: &GameRecord, wanted: impl Fn(&TableAction) -> bool) -> usize {
     record
         .actions
         .iter()
@@ -131,14 +133,14 @@ fn a_changed_roll_is_named_by_its_index() {
         .actions
         .iter()
         .enumerate()
-        .filter(|(_, a)| matches!(a.action, Action::Roll { .. }))
+        .filter(|(_, a)| matches!(a.action, TableAction::Roll { .. }))
         .nth(rolls_before)
         .unwrap()
         .0;
-    let Action::Roll { colour, value } = record.actions[index].action else {
+    let TableAction::Roll { colour, value } = record.actions[index].action else {
         unreachable!()
     };
-    record.actions[index].action = Action::Roll {
+    record.actions[index].action = TableAction::Roll {
         colour,
         value: other_die(value),
     };
@@ -176,8 +178,8 @@ fn a_changed_client_seed_gives_other_rolls() {
 fn a_move_of_an_illegal_plane_is_refused_by_the_replay() {
     let mut record = genuine_record();
     let (game, index, illegal) = first_move_with_an_illegal_plane(&record);
-    let colour = game.to_act();
-    record.actions[index].action = Action::Move {
+    let colour = game.to_act().into();
+    record.actions[index].action = TableAction::Move {
         colour,
         plane: illegal,
     };
@@ -194,12 +196,15 @@ fn a_move_changed_to_another_legal_plane_fails_verification() {
     let mut game = Game::new();
     for index in 0..record.actions.len() {
         let action = record.actions[index].action;
-        if let (Action::Move { colour, plane }, Phase::AwaitingMove { legal, .. }) =
+        if let (TableAction::Move { colour, plane }, Phase::AwaitingMove { legal, .. }) =
             (action, game.phase())
         {
-            let here = game.position(colour, plane);
-            if let Some(other) = legal.iter().find(|p| game.position(colour, *p) != here) {
-                record.actions[index].action = Action::Move {
+            let here = game.position(colour.colour().unwrap(), plane);
+            if let Some(other) = legal
+                .iter()
+                .find(|p| game.position(colour.colour().unwrap(), *p) != here)
+            {
+                record.actions[index].action = TableAction::Move {
                     colour,
                     plane: other,
                 };
@@ -216,7 +221,7 @@ fn a_move_changed_to_another_legal_plane_fails_verification() {
                 return;
             }
         }
-        game.apply(action).unwrap();
+        game.apply(action.to_plyyard().unwrap()).unwrap();
     }
     panic!("the game never offered a real choice");
 }
@@ -224,7 +229,10 @@ fn a_move_changed_to_another_legal_plane_fails_verification() {
 #[test]
 fn a_wrong_result_or_count_is_reported() {
     let mut record = genuine_record();
-    record.result.winner = record.result.winner.map(|w| w.opponent());
+    record.result.winner = record
+        .result
+        .winner
+        .map(|w| w.colour().unwrap().opponent().into());
     assert!(matches!(
         verify_record(&record),
         Err(VerifyError::ResultMismatch { .. })
@@ -258,11 +266,11 @@ fn the_cli_exits_zero_only_for_a_genuine_record() {
     assert!(stdout.contains("verified"), "{stdout}");
 
     let mut tampered_roll = genuine.clone();
-    let index = index_of(&tampered_roll, |a| matches!(a, Action::Roll { .. }));
-    let Action::Roll { colour, value } = tampered_roll.actions[index].action else {
+    let index = index_of(&tampered_roll, |a| matches!(a, TableAction::Roll { .. }));
+    let TableAction::Roll { colour, value } = tampered_roll.actions[index].action else {
         unreachable!()
     };
-    tampered_roll.actions[index].action = Action::Roll {
+    tampered_roll.actions[index].action = TableAction::Roll {
         colour,
         value: other_die(value),
     };
@@ -272,8 +280,8 @@ fn the_cli_exits_zero_only_for_a_genuine_record() {
 
     let mut tampered_move = genuine.clone();
     let (game, index, illegal) = first_move_with_an_illegal_plane(&tampered_move);
-    tampered_move.actions[index].action = Action::Move {
-        colour: game.to_act(),
+    tampered_move.actions[index].action = TableAction::Move {
+        colour: game.to_act().into(),
         plane: illegal,
     };
 
@@ -305,7 +313,7 @@ fn first_move_with_an_illegal_plane(record: &GameRecord) -> (Game, usize, Plane)
         {
             return (game, index, illegal);
         }
-        game.apply(logged.action).unwrap();
+        game.apply(logged.action.to_plyyard().unwrap()).unwrap();
     }
     panic!("no move had an illegal plane");
 }

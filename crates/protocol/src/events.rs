@@ -112,10 +112,7 @@ fn wire_event(event: Event, number: u64, reveal: impl FnOnce() -> Reveal) -> Ser
             let seeds = reveal();
             ServerMessage::GameOver(GameOver {
                 event: number,
-                result: ResultRecord {
-                    winner: outcome.winner,
-                    reason: outcome.reason,
-                },
+                result: ResultRecord::plyyard(outcome.winner, outcome.reason),
                 server_seed: seeds.server_seed,
                 commitment: seeds.commitment,
                 red_seed: seeds.red_seed,
@@ -128,7 +125,7 @@ fn wire_event(event: Event, number: u64, reveal: impl FnOnce() -> Reveal) -> Ser
 
 #[cfg(test)]
 mod tests {
-    use aeroplane_rules::{Colour, Die, Game, PassReason, Plane, Position};
+    use aeroplane_rules::{Colour, Die, Game, PassReason, Plane, Position, Side};
 
     use super::*;
 
@@ -188,7 +185,7 @@ mod tests {
         let [ServerMessage::GameOver(over)] = &wire[..] else {
             panic!("{wire:?}")
         };
-        assert_eq!((over.event, over.result.winner), (4, Some(Colour::Yellow)));
+        assert_eq!((over.event, over.result.winner), (4, Some(Side::Yellow)));
         assert_eq!(over.server_seed, "00");
     }
 

@@ -8,7 +8,7 @@
 //! the numbering, a position that disagrees, or a kind of event a newer server sends) is reported
 //! as [`Followed::Gap`], and the caller sends `sync` and hands the answer to the view.
 
-use aeroplane_rules::{Action, Colour, EndReason, Event, Forfeit, Game};
+use aeroplane_rules::{Action, EndReason, Event, Forfeit, Game};
 use uuid::Uuid;
 
 use crate::events::{Reveal, wire_events};
@@ -222,7 +222,7 @@ fn ending_action(game: &Game, result: ResultRecord) -> Option<Action> {
     if game.is_over() {
         return None;
     }
-    let loser = result.winner.map(Colour::opponent)?;
+    let loser = result.winner?.colour()?.opponent();
     match result.reason {
         EndReason::Resigned => Some(Action::Resign { colour: loser }),
         EndReason::Abandoned => Some(Action::Forfeit {
@@ -240,7 +240,7 @@ fn ending_action(game: &Game, result: ResultRecord) -> Option<Action> {
 
 #[cfg(test)]
 mod tests {
-    use aeroplane_rules::{Die, Phase, Plane, Position};
+    use aeroplane_rules::{Colour, Die, Phase, Plane, Position};
 
     use super::*;
     use crate::events::{Reveal, wire_events};
@@ -489,7 +489,10 @@ mod tests {
         );
         assert_eq!(view.follow(&messages[0]), Followed::Applied);
         assert!(view.game().is_over());
-        assert_eq!(view.result().unwrap().winner, Some(Colour::Yellow));
+        assert_eq!(
+            view.result().unwrap().winner,
+            Some(aeroplane_rules::Side::Yellow)
+        );
         assert_eq!(view.fairness().unwrap().server_seed.as_deref(), Some("00"));
     }
 }

@@ -3,12 +3,20 @@
 //! A record holds everything needed to replay the game through the rules crate and to re-derive
 //! every roll from the revealed seeds (`fairness.md`), so it can be trusted without the server.
 //!
-//! A record is served, written to the outbox and stored, so it carries its format: `format`,
-//! [`RECORD_FORMAT`] in what this build writes. A record without the field (every record written
-//! before it existed) is of format 1, the shape it has today. A reader refuses a record of a
-//! format newer than it knows with an error naming both versions, rather than misread it.
+//! A record is served, written to the outbox and stored, so it carries its format: `format`. A
+//! record without the field (every record written before it existed) is of format 1. A reader
+//! refuses a record of a format newer than it knows with an error naming both versions, rather
+//! than misread it.
+//!
+//! Format 2 is the record of every edition and of games of three or four: it may seat Blue and
+//! Green, names the edition's house rules, ranks every seat and carries the seeds of scheme `v2`.
+//! A two-player `plyyard` game is still written as format 1, exactly as before, so a reader that
+//! knows only format 1 keeps reading every game it can play.
 
-use aeroplane_rules::{Action, Colour, Die, EndReason, Game, ReplayError};
+use aeroplane_rules::{
+    Action, Colour, Die, EndReason, Game, ReplayError, Rules, Ruleset, Side, Table, TableAction,
+    TableReplayError,
+};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -62,13 +70,19 @@ pub struct PlayerRecord {
     pub player_id: Option<Uuid>,
 }
 
-/// Both seats of a game.
+/// The seats of a game: Red and Yellow always, Blue with three players or more, Green with four.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Players {
     /// The Red seat (Red rolls first).
     pub red: PlayerRecord,
     /// The Yellow seat.
     pub yellow: PlayerRecord,
+    /// The Blue seat, in games of three or four (format 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blue: Option<PlayerRecord>,
+    /// The Green seat, in games of four (format 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub green: Option<PlayerRecord>,
 }
 
 impl Players {
@@ -79,17 +93,109 @@ impl Players {
             Colour::Yellow => &self.yellow,
         }
     }
+
+    /// The seat of `side`, if it is seated.
+    pub fn seat(&self, side: Side) -> Option<&PlayerRecord> {
+        match side {
+            Side::Red => Some(&self.red),
+            Side::Yellow => Some(&self.yellow),
+            Side::Blue => self.blue.as_ref(),
+            Side::Green => self.green.as_ref(),
+        }
+    }
+
+    /// How many seats there are (2 to 4).
+    pub fn count(&self) -> usize {
+        2 + usize::from(self.blue.is_some()) + usize::from(self.green.is_some())
+    }
 }
 
-/// How the game ended: the winner (none for a draw) and the reason.
+/// How the game ended: the winner (none for a draw), the reason and, for a table of any edition,
+/// every seat's place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ResultRecord {
-    /// The winner, or `null` for a draw.
+    /// The winner (first place), or `null` for a draw.
     #[schema(value_type = Option<crate::openapi::ColourName>)]
-    pub winner: Option<Colour>,
-    /// Why the game ended.
+    pub winner: Option<Side>,
+    /// Why the game ended (for a table: why its last step ended it).
     #[schema(value_type = crate::openapi::EndReasonName)]
     pub reason: EndReason,
+    /// Format 2 only: each seat's final place from 1, `null` for the players still in play when
+    /// a draw was agreed (they share the best place left). Absent in a two-player `plyyard`
+    /// result, where the winner says it all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub places: Option<Places>,
+}
+
+impl ResultRecord {
+    /// A two-player `plyyard` result: its winner and reason, no places.
+    pub fn plyyard(winner: Option<Colour>, reason: EndReason) -> ResultRecord {
+        ResultRecord {
+            winner: winner.map(Side::from),
+            reason,
+            places: None,
+        }
+    }
+
+    /// The winner as a two-player `plyyard` colour (`None` for a draw, or a Blue or Green one).
+    pub fn plyyard_winner(&self) -> Option<Colour> {
+        self.winner.and_then(Side::colour)
+    }
+
+    /// The result of a finished table: winner, reason and every seat's place.
+    pub fn of_table(table: &Table) -> Option<ResultRecord> {
+        let outcome = table.outcome()?;
+        let mut places = Places::default();
+        for side in table.sides() {
+            *places.get_mut(side) = table.place(side);
+        }
+        Some(ResultRecord {
+            winner: outcome.winner,
+            reason: outcome.reason,
+            places: Some(places),
+        })
+    }
+}
+
+/// A place (from 1) per seated colour; `null` or absent for a colour with none.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema,
+)]
+pub struct Places {
+    /// Red's place.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub red: Option<u8>,
+    /// Green's place.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub green: Option<u8>,
+    /// Yellow's place.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub yellow: Option<u8>,
+    /// Blue's place.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blue: Option<u8>,
+}
+
+impl Places {
+    /// The place of `side`, if it has one.
+    pub const fn get(&self, side: Side) -> Option<u8> {
+        match side {
+            Side::Red => self.red,
+            Side::Green => self.green,
+            Side::Yellow => self.yellow,
+            Side::Blue => self.blue,
+        }
+    }
+
+    /// The place of `side`, to set it.
+    pub fn get_mut(&mut self, side: Side) -> &mut Option<u8> {
+        match side {
+            Side::Red => &mut self.red,
+            Side::Green => &mut self.green,
+            Side::Yellow => &mut self.yellow,
+            Side::Blue => &mut self.blue,
+        }
+    }
 }
 
 /// One action of the log, with the room event number it produced.
@@ -97,9 +203,10 @@ pub struct ResultRecord {
 pub struct LoggedAction {
     /// The room event number of the first event this action produced.
     pub event: u64,
-    /// The action, as the rules crate applies it.
+    /// The action, as the rules crate applies it (a `plyyard` game's actions are of Red and
+    /// Yellow only, and read the same as [`Action`]s).
     #[serde(flatten)]
-    pub action: Action,
+    pub action: TableAction,
     /// Whether a later undo took the action back (computer and local games only). Undone
     /// actions stay in the log; a replay skips them, except undone rolls, which still consumed a
     /// value of the die stream.
@@ -110,7 +217,7 @@ pub struct LoggedAction {
 /// The fairness fields of `fairness.md`: everything needed to re-derive every roll.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct FairnessRecord {
-    /// The scheme version, `v1`.
+    /// The scheme version: `v1` for two-player `plyyard`, `v2` for every other game.
     pub scheme: String,
     /// `hex(SHA-256(server_seed))`, published before the first roll.
     pub commitment: String,
@@ -120,14 +227,39 @@ pub struct FairnessRecord {
     pub red_seed: String,
     /// Yellow's client seed (empty if none was given).
     pub yellow_seed: String,
+    /// Blue's client seed, in games that seat Blue (format 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blue_seed: Option<String>,
+    /// Green's client seed, in games that seat Green (format 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub green_seed: Option<String>,
 }
 
-/// The format of the [`GameRecord`]s this build writes, and the newest it reads.
+impl FairnessRecord {
+    /// The client seed of `side`, if it is seated.
+    pub fn seed(&self, side: Side) -> Option<&str> {
+        match side {
+            Side::Red => Some(&self.red_seed),
+            Side::Yellow => Some(&self.yellow_seed),
+            Side::Blue => self.blue_seed.as_deref(),
+            Side::Green => self.green_seed.as_deref(),
+        }
+    }
+}
+
+/// The newest format of [`GameRecord`]s this build writes and reads.
 ///
 /// Format 1 is the first: the record as it was before it carried a format, which is why a
-/// record without the field reads as format 1. A change to what a record holds or means takes
-/// the next number, and the readers of older formats stay.
-pub const RECORD_FORMAT: u32 = 1;
+/// record without the field reads as format 1; two-player `plyyard` games are still written in
+/// it. Format 2 ([`TABLE_FORMAT`]) is the record of every other game. A change to what a record
+/// holds or means takes the next number, and the readers of older formats stay.
+pub const RECORD_FORMAT: u32 = 2;
+
+/// The format of a two-player `plyyard` game's record: 1, unchanged since records had a format.
+pub const PLYYARD_FORMAT: u32 = 1;
+
+/// The format of the record of every other game (another edition, or three or four players).
+pub const TABLE_FORMAT: u32 = 2;
 
 /// The format of a record that does not say (it was written before records carried one).
 const UNVERSIONED_FORMAT: u32 = 1;
@@ -142,8 +274,12 @@ pub struct GameRecord {
     pub format: u32,
     /// The game's id (the id of the room it was played in).
     pub id: Uuid,
-    /// The ruleset, `plyyard`.
+    /// The edition: `plyyard`, `flights` or `classic`.
     pub ruleset: String,
+    /// Format 2: the edition's house rules that were on, by name (`jump-after-shortcut`);
+    /// absent when none was.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub house_rules: Vec<String>,
     /// The kind of room.
     pub mode: Mode,
     /// When the room was created.
@@ -155,7 +291,7 @@ pub struct GameRecord {
     /// When the game ended.
     #[serde(with = "time::serde::rfc3339")]
     pub ended_at: OffsetDateTime,
-    /// Both seats.
+    /// The seats.
     pub players: Players,
     /// Whether the game counts for the players' ratings: an online game between two different
     /// identified players that ended with a result. Absent (false) otherwise, and in records
@@ -193,27 +329,97 @@ fn known_format<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u32
 }
 
 impl GameRecord {
+    /// The format a record of `rules` with `players` seats is written in: 1 for two-player
+    /// `plyyard`, 2 for everything else.
+    pub const fn format_for(rules: Rules, players: usize) -> u32 {
+        match (rules.ruleset(), players) {
+            (Ruleset::Plyyard, 2) => PLYYARD_FORMAT,
+            _ => TABLE_FORMAT,
+        }
+    }
+
+    /// The edition with its house rules, as the record names them.
+    pub fn rules(&self) -> Result<Rules, RecordRulesError> {
+        let mut name = self.ruleset.clone();
+        for rule in &self.house_rules {
+            name.push('+');
+            name.push_str(rule);
+        }
+        name.parse().map_err(|_| RecordRulesError(name.clone()))
+    }
+
+    /// Whether this is a two-player `plyyard` game (the [`Game`] of the rules crate).
+    pub fn is_plyyard(&self) -> bool {
+        self.ruleset == Ruleset::Plyyard.as_str()
+            && self.house_rules.is_empty()
+            && self.players.count() == 2
+    }
+
     /// Every roll value in order (undone rolls included), as the die stream produced them.
     pub fn roll_values(&self) -> Vec<Die> {
         self.actions
             .iter()
             .filter_map(|logged| match logged.action {
-                Action::Roll { value, .. } => Some(value),
+                TableAction::Roll { value, .. } => Some(value),
                 _ => None,
             })
             .collect()
     }
 
     /// The actions that stand (not undone), in order: the log a replay applies.
-    pub fn standing_actions(&self) -> impl Iterator<Item = Action> + '_ {
+    pub fn standing_actions(&self) -> impl Iterator<Item = TableAction> + '_ {
         self.actions
             .iter()
             .filter(|logged| !logged.undone)
             .map(|logged| logged.action)
     }
 
-    /// Replays the standing actions through the rules crate.
+    /// Replays a two-player `plyyard` record through the rules crate's [`Game`]. An action of a
+    /// colour `plyyard` does not seat is refused at its index as not the player's turn.
     pub fn replay(&self) -> Result<Game, ReplayError> {
-        Game::replay(self.standing_actions()).map(|(game, _)| game)
+        let mut game = Game::new();
+        for (index, action) in self.standing_actions().enumerate() {
+            let Some(action) = action.to_plyyard() else {
+                return Err(ReplayError {
+                    index,
+                    action: Action::Resign {
+                        colour: Colour::Red,
+                    },
+                    error: aeroplane_rules::RuleError::NotYourTurn,
+                });
+            };
+            game.apply(action).map_err(|error| ReplayError {
+                index,
+                action,
+                error,
+            })?;
+        }
+        Ok(game)
     }
+
+    /// Replays a record of any edition and player count through the rules crate's [`Table`].
+    pub fn replay_table(&self) -> Result<Table, RecordReplayError> {
+        let rules = self.rules()?;
+        Ok(Table::replay(
+            rules,
+            self.players.count(),
+            self.standing_actions(),
+        )?)
+    }
+}
+
+/// A record whose `ruleset` and `house_rules` name no edition this build plays.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not an edition this build plays")]
+pub struct RecordRulesError(pub String);
+
+/// Why a record does not replay.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordReplayError {
+    /// The edition is unknown.
+    #[error(transparent)]
+    Rules(#[from] RecordRulesError),
+    /// The seats or an action were refused by the rules.
+    #[error(transparent)]
+    Refused(#[from] TableReplayError),
 }

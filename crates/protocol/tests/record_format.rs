@@ -2,7 +2,7 @@
 //! format 1), a record written now says its format, and a format newer than this build knows is
 //! refused by name instead of misread.
 
-use aeroplane_protocol::record::{GameRecord, RECORD_FORMAT};
+use aeroplane_protocol::record::{GameRecord, PLYYARD_FORMAT, RECORD_FORMAT};
 use aeroplane_rules::{Colour, EndReason};
 use serde_json::Value;
 
@@ -28,7 +28,7 @@ fn a_record_written_before_records_carried_a_format_reads_as_format_one() {
     );
     let record: GameRecord = serde_json::from_str(UNVERSIONED).expect("an old record decodes");
     assert_eq!(record.format, 1);
-    assert_eq!(record.result.winner, Some(Colour::Yellow));
+    assert_eq!(record.result.plyyard_winner(), Some(Colour::Yellow));
     assert_eq!(record.result.reason, EndReason::Resigned);
     assert_eq!(record.actions.len(), 8);
     let game = record.replay().expect("the old record replays");
@@ -39,11 +39,11 @@ fn a_record_written_before_records_carried_a_format_reads_as_format_one() {
 }
 
 #[test]
-fn a_record_written_now_says_its_format_and_changes_nothing_else() {
+fn a_plyyard_record_written_now_says_format_one_and_changes_nothing_else() {
     let record: GameRecord = serde_json::from_str(UNVERSIONED).unwrap();
     let written = serde_json::to_value(&record).unwrap();
-    assert_eq!(written["format"], RECORD_FORMAT);
-    assert_eq!(written, with_format(RECORD_FORMAT.into()));
+    assert_eq!(written["format"], PLYYARD_FORMAT);
+    assert_eq!(written, with_format(PLYYARD_FORMAT.into()));
     let again: GameRecord = serde_json::from_value(written).unwrap();
     assert_eq!(again, record);
 }

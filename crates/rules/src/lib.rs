@@ -44,7 +44,7 @@ pub use json::RULESET;
 pub use notation::PositionError;
 pub use perft::perft;
 pub use table::{
-    MAX_TABLE_EVENTS, Seat, Table, TableAction, TableDraw, TableEvent, TableEvents, TableOutcome, TablePhase,
-    TablePositionError, TableReplayError, table_perft,
+    MAX_TABLE_EVENTS, Seat, Table, TableAction, TableDraw, TableEvent, TableEvents, TableOutcome,
+    TablePhase, TablePositionError, TableReplayError, table_perft,
 };
 pub use threats::Threat;

@@ -2,7 +2,7 @@
 //! every store, so they all count and rate alike.
 
 use aeroplane_protocol::record::GameRecord;
-use aeroplane_rules::Colour;
+use aeroplane_rules::{Colour, Side};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -76,7 +76,10 @@ pub(crate) fn changes(
     let yellow = record.players.yellow.player_id;
     let rated = standings
         .filter(|_| rated_pair(record).is_some())
-        .map(|(red, yellow)| rate_game(red, yellow, record.result.winner, record.ended_at));
+        .map(|(red, yellow)| {
+            let winner = record.result.winner.and_then(Side::colour);
+            rate_game(red, yellow, winner, record.ended_at)
+        });
     let mut changes = Vec::new();
     for (colour, id) in [(Colour::Red, red), (Colour::Yellow, yellow)] {
         let Some(id) = id else { continue };
@@ -84,8 +87,9 @@ pub(crate) fn changes(
             continue;
         }
         let both_seats = red == yellow;
-        let result =
-            |wanted: Option<Colour>| i64::from(!both_seats && record.result.winner == wanted);
+        let result = |wanted: Option<Colour>| {
+            i64::from(!both_seats && record.result.winner == wanted.map(Side::from))
+        };
         changes.push(PlayerChange {
             id,
             wins: result(Some(colour)),

@@ -145,7 +145,7 @@ impl ValidQuery {
         let result = match self.result {
             None => true,
             Some(ResultFilter::Draw) => record.result.winner.is_none(),
-            Some(ResultFilter::Winner(colour)) => record.result.winner == Some(colour),
+            Some(ResultFilter::Winner(colour)) => record.result.winner == Some(colour.into()),
         };
         let before = self
             .before

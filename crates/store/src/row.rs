@@ -1,7 +1,7 @@
 //! A game record as the column values of one `games` row, shared by both databases.
 
 use aeroplane_protocol::record::{
-    FairnessRecord, GameRecord, LoggedAction, PlayerRecord, Players, RECORD_FORMAT, ResultRecord,
+    FairnessRecord, GameRecord, LoggedAction, PLYYARD_FORMAT, PlayerRecord, Players, ResultRecord,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -83,7 +83,9 @@ impl GameRow {
         })
     }
 
-    /// The record this row stores, in the current format ([`RECORD_FORMAT`]).
+    /// The record this row stores. Until the store keeps the seats and places of format 2
+    /// (issue 16), every row holds a two-player `plyyard` game, read as format 1
+    /// ([`PLYYARD_FORMAT`]), the format such games are written in.
     ///
     /// A row keeps a record in columns, not as the record's JSON, so it has no format of its
     /// own: the numbered migrations bring every row to the current schema, and this reads it as
@@ -106,9 +108,10 @@ impl GameRow {
         let red_seed = seed("red_seed", self.red_seed)?;
         let yellow_seed = seed("yellow_seed", self.yellow_seed)?;
         Ok(GameRecord {
-            format: RECORD_FORMAT,
+            format: PLYYARD_FORMAT,
             id: self.id,
             ruleset: self.ruleset,
+            house_rules: Vec::new(),
             mode: parse_name(self.id, "mode", &self.mode)?,
             created_at: self.created_at,
             started_at: self.started_at,
@@ -126,11 +129,14 @@ impl GameRow {
                     level: self.yellow_level,
                     player_id: self.yellow_player,
                 },
+                blue: None,
+                green: None,
             },
             rated: self.rated,
             result: ResultRecord {
                 winner,
                 reason: parse_name(self.id, "reason", &self.reason)?,
+                places: None,
             },
             rolls: u32::try_from(self.rolls).map_err(|error| corrupt(self.id, "rolls", error))?,
             moves: u32::try_from(self.moves).map_err(|error| corrupt(self.id, "moves", error))?,
@@ -141,6 +147,8 @@ impl GameRow {
                 server_seed: self.server_seed,
                 red_seed,
                 yellow_seed,
+                blue_seed: None,
+                green_seed: None,
             },
         })
     }

@@ -155,11 +155,13 @@ impl Table {
     {
         let mut table = Table::new(rules, players).map_err(TableReplayError::Table)?;
         for (index, action) in actions.into_iter().enumerate() {
-            table.apply(action).map_err(|error| TableReplayError::Refused {
-                index,
-                action,
-                error,
-            })?;
+            table
+                .apply(action)
+                .map_err(|error| TableReplayError::Refused {
+                    index,
+                    action,
+                    error,
+                })?;
         }
         Ok(table)
     }

@@ -166,12 +166,17 @@ async fn replay(
         notation: Some(game.to_string()),
     }];
     for logged in record.actions.iter().filter(|logged| !logged.undone) {
-        game.apply(logged.action).map_err(|error| {
-            HttpError::Internal(anyhow::anyhow!(
-                "stored game {} does not replay: {error}",
-                record.id
-            ))
-        })?;
+        let action = logged.action.to_plyyard();
+        action
+            .map_or(Err(aeroplane_rules::RuleError::NotYourTurn), |action| {
+                game.apply(action)
+            })
+            .map_err(|error| {
+                HttpError::Internal(anyhow::anyhow!(
+                    "stored game {} does not replay: {error}",
+                    record.id
+                ))
+            })?;
         let notation = (!game.is_over()).then(|| game.to_string());
         steps.push(ReplayStep {
             action: Some(*logged),

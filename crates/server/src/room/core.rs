@@ -98,10 +98,9 @@ impl Room {
                 yellow_seed: started.then(|| seed(Colour::Yellow)),
                 server_seed: over.then(|| self.timeline.server_seed().to_hex()),
             },
-            result: game.outcome().map(|outcome| ResultRecord {
-                winner: outcome.winner,
-                reason: outcome.reason,
-            }),
+            result: game
+                .outcome()
+                .map(|outcome| ResultRecord::plyyard(outcome.winner, outcome.reason)),
             computer: self.assist.computer().map(|computer| ComputerView {
                 colour: computer.colour,
                 level: computer.level.as_str().to_owned(),
@@ -261,7 +260,7 @@ impl Room {
                 .actions()
                 .iter()
                 .skip(before.actions)
-                .map(|logged| logged.action)
+                .filter_map(|logged| logged.action.to_plyyard())
                 .collect();
             crate::metrics::room_changed(self.mode, before, after, &new);
         }

@@ -2,10 +2,10 @@
 
 use aeroplane_dice::SCHEME;
 use aeroplane_protocol::record::{
-    FairnessRecord, GameRecord, LoggedAction, Mode, PlayerKind, PlayerRecord, Players,
-    RECORD_FORMAT, ResultRecord,
+    FairnessRecord, GameRecord, LoggedAction, Mode, PLYYARD_FORMAT, PlayerKind, PlayerRecord,
+    Players, ResultRecord,
 };
-use aeroplane_rules::{Action, Colour, RULESET};
+use aeroplane_rules::{Colour, RULESET, TableAction};
 use time::OffsetDateTime;
 
 use super::core::Room;
@@ -45,9 +45,10 @@ pub(super) fn of(room: &Room) -> Option<GameRecord> {
     let seed = |colour| room.seats.client_seed(colour).as_str().to_owned();
     let now = OffsetDateTime::now_utc();
     Some(GameRecord {
-        format: RECORD_FORMAT,
+        format: PLYYARD_FORMAT,
         id: room.id,
         ruleset: RULESET.to_owned(),
+        house_rules: Vec::new(),
         mode: room.mode,
         created_at: room.timeline.created_at(),
         started_at: room.timeline.started_at().unwrap_or(now),
@@ -55,15 +56,14 @@ pub(super) fn of(room: &Room) -> Option<GameRecord> {
         players: Players {
             red: player(Colour::Red),
             yellow: player(Colour::Yellow),
+            blue: None,
+            green: None,
         },
         rated,
-        result: ResultRecord {
-            winner: outcome.winner,
-            reason: outcome.reason,
-        },
+        result: ResultRecord::plyyard(outcome.winner, outcome.reason),
         // Undone rolls still count: each consumed a value of the die stream.
-        rolls: count(|logged| matches!(logged.action, Action::Roll { .. })),
-        moves: count(|logged| !logged.undone && matches!(logged.action, Action::Move { .. })),
+        rolls: count(|logged| matches!(logged.action, TableAction::Roll { .. })),
+        moves: count(|logged| !logged.undone && matches!(logged.action, TableAction::Move { .. })),
         actions: room.timeline.actions().to_vec(),
         fairness: FairnessRecord {
             scheme: SCHEME.to_owned(),
@@ -71,6 +71,8 @@ pub(super) fn of(room: &Room) -> Option<GameRecord> {
             server_seed: room.timeline.server_seed().to_hex(),
             red_seed: seed(Colour::Red),
             yellow_seed: seed(Colour::Yellow),
+            blue_seed: None,
+            green_seed: None,
         },
     })
 }

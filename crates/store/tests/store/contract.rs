@@ -81,7 +81,7 @@ for_every_store! {
         assert_eq!(stored, record);
         let replayed = stored.replay().expect("the stored log replays");
         let outcome = replayed.outcome().expect("the replayed game is over");
-        assert_eq!((outcome.winner, outcome.reason), (stored.result.winner, stored.result.reason));
+        assert_eq!((outcome.winner, outcome.reason), (stored.result.plyyard_winner(), stored.result.reason));
     }
 
     async fn every_ending_reads_back_exactly(store: &dyn GameStore) {

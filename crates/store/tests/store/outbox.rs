@@ -198,7 +198,7 @@ on_every_store! {
         let dir = tempfile::tempdir().unwrap();
         let game = play(11, Ending::Finished);
         let mut old = serde_json::to_value(&game).unwrap();
-        assert_eq!(old["format"], RECORD_FORMAT);
+        assert_eq!(old["format"], aeroplane_protocol::record::PLYYARD_FORMAT);
         old.as_object_mut().unwrap().remove("format");
         std::fs::write(
             dir.path().join(format!("{}.json", game.id)),

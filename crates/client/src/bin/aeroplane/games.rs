@@ -165,6 +165,11 @@ fn positions(record: &GameRecord) -> anyhow::Result<Vec<(Option<Action>, Game)>>
     let mut game = Game::new();
     let mut out = vec![(None, game)];
     for action in record.standing_actions() {
+        let action = action.to_plyyard().ok_or_else(|| {
+            anyhow::anyhow!(
+                "the record seats {action:?}'s colour, which two-player plyyard does not"
+            )
+        })?;
         game.apply(action).map_err(|error| {
             anyhow::anyhow!("the record's action {action:?} is illegal: {error}")
         })?;

@@ -207,7 +207,7 @@ pub(crate) async fn run(
         }
     };
     match result.winner {
-        Some(winner) if winner == me => println!("you won ({})", result.reason.as_str()),
+        Some(winner) if winner == me.into() => println!("you won ({})", result.reason.as_str()),
         Some(_) => println!("you lost ({})", result.reason.as_str()),
         None => println!("draw ({})", result.reason.as_str()),
     }

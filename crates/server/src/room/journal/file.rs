@@ -347,16 +347,14 @@ fn force_to_disk(file: &File) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use aeroplane_protocol::record::LoggedAction;
-    use aeroplane_rules::{Action, Colour};
+    use aeroplane_rules::{Side, TableAction};
 
     use super::*;
 
     fn action(event: u64) -> Line {
         Line::Action(LoggedAction {
             event,
-            action: Action::Resign {
-                colour: Colour::Red,
-            },
+            action: TableAction::Resign { colour: Side::Red },
             undone: false,
         })
     }

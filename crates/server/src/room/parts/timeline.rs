@@ -19,7 +19,7 @@ use aeroplane_protocol::events::{Reveal, wire_event_count, wire_events};
 use aeroplane_protocol::record::LoggedAction;
 use aeroplane_protocol::server::{GameStarted, ServerMessage};
 use aeroplane_protocol::snapshot::RoomPhase;
-use aeroplane_rules::{Action, Colour, Die, Game, RuleError};
+use aeroplane_rules::{Action, Colour, Die, Game, RuleError, TableAction};
 use time::OffsetDateTime;
 
 /// A refusal: the stable code and a message for people.
@@ -190,7 +190,7 @@ impl Timeline {
         let first = self.event + 1;
         self.actions.push(LoggedAction {
             event: first,
-            action,
+            action: action.into(),
             undone: false,
         });
         let reveal = || {
@@ -247,7 +247,7 @@ impl Timeline {
         let key = GameKey::derive(&self.server_seed, seeds.0, seeds.1);
         let rolls = actions
             .iter()
-            .filter(|logged| matches!(logged.action, Action::Roll { .. }))
+            .filter(|logged| matches!(logged.action, TableAction::Roll { .. }))
             .count() as u64;
         self.dice = Some(DieStream::resume(key, rolls));
         self.started_at = Some(started_at);
@@ -257,11 +257,13 @@ impl Timeline {
                 continue;
             }
             let before = self.game;
-            let events = self
-                .game
-                .apply(logged.action)
-                .map_err(|error| (index, error))?;
-            replayed(before, logged.action, index);
+            // A plyyard room's journal holds only Red's and Yellow's actions.
+            let action = logged
+                .action
+                .to_plyyard()
+                .ok_or((index, RuleError::NotYourTurn))?;
+            let events = self.game.apply(action).map_err(|error| (index, error))?;
+            replayed(before, action, index);
             let produced = wire_event_count(&events);
             event = event.max(logged.event + produced.saturating_sub(1));
         }

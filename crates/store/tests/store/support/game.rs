@@ -110,9 +110,10 @@ pub fn play(seed: u64, ending: Ending) -> GameRecord {
     let started_at = created_at + Duration::seconds(7);
     let ended_at = started_at + Duration::milliseconds(1_500 * log.actions.len() as i64);
     GameRecord {
-        format: aeroplane_protocol::record::RECORD_FORMAT,
+        format: aeroplane_protocol::record::PLYYARD_FORMAT,
         id: Uuid::new_v4(),
         ruleset: "plyyard".to_owned(),
+        house_rules: Vec::new(),
         mode: Mode::Computer,
         created_at,
         started_at,
@@ -130,12 +131,11 @@ pub fn play(seed: u64, ending: Ending) -> GameRecord {
                 level: Some("normal".to_owned()),
                 player_id: None,
             },
+            blue: None,
+            green: None,
         },
         rated: false,
-        result: ResultRecord {
-            winner: outcome.winner,
-            reason: outcome.reason,
-        },
+        result: ResultRecord::plyyard(outcome.winner, outcome.reason),
         rolls: log.rolls,
         moves: log.moves,
         actions: log.actions,
@@ -145,6 +145,8 @@ pub fn play(seed: u64, ending: Ending) -> GameRecord {
             server_seed: server.to_hex(),
             red_seed: red_seed.as_str().to_owned(),
             yellow_seed: yellow_seed.as_str().to_owned(),
+            blue_seed: None,
+            green_seed: None,
         },
     }
 }
@@ -166,7 +168,7 @@ impl Log {
             .expect("the player only takes legal actions");
         self.actions.push(LoggedAction {
             event: self.next_event,
-            action,
+            action: action.into(),
             undone,
         });
         self.next_event += events.len() as u64;
