@@ -74,6 +74,17 @@ export function stackLayout(count) {
   return { scale: 0.4, offsets };
 }
 
+/**
+ * Offsets and scale for `count` (1..4) own planes sharing one square of the editions: side by
+ * side, none over another (plyyard keeps its `stackLayout`).
+ */
+export function spreadLayout(count) {
+  if (count <= 1) return { scale: 1, offsets: [{ x: 0, y: 0 }] };
+  if (count === 2) return { scale: 0.56, offsets: [{ x: -0.24, y: 0 }, { x: 0.24, y: 0 }] };
+  const offsets = [{ x: -0.22, y: -0.22 }, { x: 0.22, y: -0.22 }, { x: -0.22, y: 0.22 }, { x: 0.22, y: 0.22 }];
+  return { scale: 0.5, offsets: offsets.slice(0, count) };
+}
+
 /** Describes a position for people and screen readers (plyyard unless `ruleset` says). */
 export function describePosition(position, ruleset = 'plyyard') {
   if (position === 'base') return 'in base';
@@ -307,7 +318,7 @@ export class BoardView {
         this.layCounted(members);
         continue;
       }
-      const { scale, offsets } = stackLayout(members.length);
+      const { scale, offsets } = this.ruleset === 'plyyard' ? stackLayout(members.length) : spreadLayout(members.length);
       members.forEach(({ colour, plane, position }, i) => {
         const base = positionPoint(colour, position, plane, this.ruleset);
         const point = { x: base.x + offsets[i].x, y: base.y + offsets[i].y };
