@@ -229,7 +229,7 @@ export function flightLine(colour, ruleset = 'plyyard') {
 export function centrePoint(colour, ruleset = 'plyyard') {
   if (ruleset === 'plyyard') return finishPoint(colour);
   edition(ruleset);
-  return rotatePoint({ x: 7.2, y: 7.5 }, quarterTurns(colour));
+  return rotatePoint({ x: 7.12, y: 7.5 }, quarterTurns(colour));
 }
 
 function isFinish(position, ruleset) {

@@ -17,7 +17,7 @@ let server;
 let browser;
 const DIR = process.env.UPDATE_SCREENSHOT ? join(REPO, 'docs', 'screenshots') : join(REPO, 'target', 'e2e-screens');
 
-const FLIGHTS_4P = 'flights red:b,3,3,b green:16,b,b,30 yellow:b,b,55,b blue:b,b,b,40 red 6 1 -';
+const FLIGHTS_4P = 'flights red:b,3,3,f green:16,b,b,30 yellow:b,f,55,f blue:40,40,40,b red 6 1 -';
 const CLASSIC_3P = 'classic red:12,12,53,b yellow:40,40,40,f blue:2,b,b,b red 2 0 -';
 
 before(async () => {
@@ -69,7 +69,7 @@ function overlappingPlanes(page) {
 }
 
 async function shot(page, name) {
-  await page.screenshot({ path: join(DIR, `${name}.png`) });
+  await page.screenshot({ path: join(DIR, `${name}.png`), fullPage: true });
   assert.deepEqual(await axeViolations(page), [], `no serious axe finding on ${name}`);
 }
 
@@ -77,7 +77,8 @@ test('a four-player flights position: four colours, the coloured ring, jumps, fl
   const errors = [];
   const page = await openPage(browser, server.url, errors, 'flights-4p', { viewport: VIEWPORTS.desktop });
   await openPosition(page, FLIGHTS_4P);
-  assert.deepEqual(await visiblePlanes(page), { red: 4, green: 4, yellow: 4, blue: 4 });
+  // Yellow's two planes at the centre are one counted token; every other plane is drawn.
+  assert.deepEqual(await visiblePlanes(page), { red: 4, green: 4, yellow: 3, blue: 4 });
   const board = page.getByTestId('position-board');
   assert.equal(await board.locator('.base.inactive').count(), 0, 'every base is seated');
   assert.equal(await board.locator('rect[data-ring]').count(), 52);
@@ -87,11 +88,13 @@ test('a four-player flights position: four colours, the coloured ring, jumps, fl
   assert.equal(await board.locator('.jump-mark').count(), 40, 'ten jump squares per colour');
   assert.equal(await board.locator('.flight-line').count(), 4, 'a dashed flight line per colour');
   assert.equal(await board.locator('.lane').first().locator('rect').count(), 6, 'a runway of six squares');
-  // Red's two planes on square 3 are both drawn, side by side.
+  // Red's two planes on square 3 and blue's three on 40 are all drawn, side by side.
   assert.equal(await board.locator('.plane-red[data-position="3"]').count(), 2);
-  assert.equal(await board.locator('.stack-count').count(), 0, 'flights has no stacks');
-  // Red may move for its 6: every plane, the hangar's included, is marked movable.
-  assert.equal(await board.locator('.plane-red.movable').count(), 4);
+  assert.equal(await board.locator('.plane-blue[data-position="40"]').count(), 3);
+  assert.equal(await board.locator('.stack-count').count(), 1, 'flights has no stacks, only the centre is counted');
+  assert.equal(await board.getByTestId('stack-yellow').getAttribute('data-count'), '2');
+  // Red may move for its 6: every plane but the one at the centre is marked movable.
+  assert.equal(await board.locator('.plane-red.movable').count(), 3);
   await page.getByTestId('position-summary').filter({ hasText: 'flights, 4 players. Red to move a plane for a 6' }).waitFor();
   await page.getByTestId('position-ranking').filter({ hasText: 'Nobody is out yet.' }).waitFor();
   const { found } = await overlappingPlanes(page);
