@@ -126,7 +126,7 @@ for (const [size, viewport] of Object.entries({ desktop: VIEWPORTS.desktop, phon
   });
 }
 
-test('a classic stack is chosen as one token and moved as one; a stack sent home comes apart', async () => {
+test('a classic stack is chosen as one token and moved as one; a stack sent home comes apart; a walk, jump and shortcut is animated to its end', async () => {
   const errors = [];
   const page = await openPage(browser, server.url, errors, 'stack', { viewport: VIEWPORTS.desktop, reducedMotion: 'no-preference' });
   await page.goto('/#/rules');
@@ -153,8 +153,19 @@ test('a classic stack is chosen as one token and moved as one; a stack sent home
     // Yellow lands on the stack: both red planes fly home and are drawn again, one by one.
     await board.animateSteps('yellow', [0], [{ kind: 'walk', from: 33, to: 40 }, { kind: 'sent_home', colour: 'red', planes: [0, 1] }]);
     const shownAgain = getComputedStyle(hidden).display !== 'none';
+    // A move of walk, jump and shortcut ends on the shortcut's landing square (progress 32).
+    const { moveSteps, positionPoint } = await import('/js/geometry.js');
+    board.setState({ planes: { ...planes, red: ['base', 'base', 13, 'base'] }, toAct: 'red' });
+    const steps = moveSteps('red', 13, 3, 'classic');
+    await board.animateSteps('red', [2], steps);
+    const landed = container.querySelector('[data-testid=plane-red-2]').getAttribute('transform');
+    const end = positionPoint('red', 32, 2, 'classic');
+    const expected = `translate(${end.x.toFixed(3)} ${end.y.toFixed(3)})`;
     board.setState({ planes: { ...planes, red: ['base', 'base', 'base', 'base'], yellow: [40, 'base', 'base', 'base'] }, toAct: 'red' });
-    return { legalTokens, targets, chosen, hiddenFocusable, lead, follower, shownAgain, stacks: container.querySelectorAll('.stack-count').length };
+    return {
+      legalTokens, targets, chosen, hiddenFocusable, lead, follower, shownAgain, kinds: steps.map((s) => s.kind), landed, expected,
+      stacks: container.querySelectorAll('.stack-count').length,
+    };
   });
   assert.equal(result.legalTokens, 3, 'the stack is one legal token, beside the two hangar planes');
   assert.equal(result.targets, 3, 'one target for the stack');
@@ -163,6 +174,8 @@ test('a classic stack is chosen as one token and moved as one; a stack sent home
   assert.equal(result.lead, result.follower, 'the stack moved together');
   assert.equal(result.shownAgain, true, 'a stack sent home comes apart');
   assert.equal(result.stacks, 0);
+  assert.deepEqual(result.kinds, ['walk', 'jump', 'flight']);
+  assert.equal(result.landed, result.expected, 'the shortcut is flown to its landing square');
   assert.deepEqual(errors, []);
 });
 
