@@ -6,12 +6,14 @@
 //   #/game/<id>      a finished game: result, move list, replay and fairness check
 //   #/players/<id>   a player's profile: rating, record, recent games
 //   #/leaderboard    the rated players, best first
+//   #/position/<notation>  any position of any edition (url-encoded table notation) as a board
 //
 // Leaving a live game through the site's own links asks first.
 
 import { pruneSeats } from './api.js';
 import { confirmDialog, h } from './dom.js';
 import { mountLeaderboard } from './views/leaderboard.js';
+import { mountPosition } from './views/position.js';
 import { mountProfile } from './views/profile.js';
 import { mountReplay } from './views/replay.js';
 import { mountRoom } from './views/room.js';
@@ -36,7 +38,10 @@ function route_() {
   const [, view, id] = (location.hash.replace(/^#/, '') || '/').split('/');
   const query = new URLSearchParams(location.hash.split('?')[1] ?? '');
   const itemId = id?.split('?')[0];
-  if (view === 'room' && itemId) {
+  if (view === 'position') {
+    // The notation is everything after the view's name, still url-encoded.
+    unmount = mountPosition(root, location.hash.replace(/^#\/position\/?/, ''));
+  } else if (view === 'room' && itemId) {
     unmount = mountRoom(root, itemId, { ...intent, watch: intent.watch || query.has('watch') }, go);
   } else if (view === 'game' && itemId) {
     unmount = mountReplay(root, itemId);

@@ -1,8 +1,12 @@
 // "How to play": the rules this server enforces, in plain words, each with a small diagram of a
-// strip of squares (drawn in SVG with the board's own colours and plane shape).
+// strip of squares (drawn in SVG with the board's own colours and plane shape); then the
+// editions (plyyard, flights, classic and classic's house rule) in a few sentences each, with a
+// small example board drawn by the position viewer's code and a link that opens it there.
 
 import { starPoints } from '../board.js';
 import { h } from '../dom.js';
+import { parseTable } from '../table.js';
+import { positionHref, showTable } from './position.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -46,6 +50,48 @@ function strip(label, squares, marks, arrow = null) {
   return drawing;
 }
 
+// One example position per edition (worked examples of docs/rules/*.md).
+const EDITIONS = [
+  {
+    id: 'plyyard',
+    title: 'plyyard: the game played here',
+    text: 'Everything above: two players, Red and Yellow, safe start squares and stars, a six to take off, captures and finishes earn another roll, a home lane of five squares.',
+    example: 'plyyard red:b,b,12,f yellow:b,30,52,b yellow 4 0 -',
+    caption: 'Yellow to move a plane for a 4: plane 2 on its route or plane 3 in its home lane.',
+  },
+  {
+    id: 'flights',
+    title: 'flights: jumps and a flight line',
+    text: 'Two, three or four players (Red and Yellow; then Blue; then Green too). The ring is coloured red, green, yellow, blue over and over. Stop on a square of your colour and you jump 4 squares to the next one; reach your dashed flight square and you fly along the line 12 squares on. Land on an enemy (after any jump or flight) and every enemy there goes home: there are no safe squares. Only a six takes off and only a six rolls again; a third six sends the plane moved last home. The runway has six squares and a roll past the centre bounces back. The first to bring all four planes to the centre wins.',
+    example: 'flights red:29,b,b,b green:3,b,b,b yellow:5,5,b,b blue:b,b,b,b red 3 0 -',
+    caption: 'Red rolled a 3: plane 1 walks from 29 to 32, jumps to 36, its flight square, and flies to 48.',
+  },
+  {
+    id: 'classic',
+    title: 'classic: stacks and shortcuts',
+    text: 'Two, three or four players, the same board. Any even roll takes a plane off. Your planes on one square form a stack that moves as one, drawn as one plane with its count. A jump sends home the opponents on the squares it passes and where it lands; the dashed shortcut (12 squares on) sends home an opponent on the crossed home lane and on its landing square. A third six sends home every plane moved by the first two. The centre needs an exact roll. The first to finish wins and the others play on until only one loser is left.',
+    example: 'classic red:13,b,b,b yellow:40,40,b,b blue:2,b,b,b red 3 0 -',
+    caption: 'Red rolled a 3: 13 to 16, a jump to 20 and the shortcut to 32. Yellow has a stack of two.',
+  },
+  {
+    id: 'classic-house',
+    title: 'The classic house rule: jump after a shortcut',
+    text: 'Some families play that a plane that lands on its shortcut square directly (not by a jump) jumps once more after the shortcut. A game of classic offers it as the option jump-after-shortcut; it is off unless the game says so.',
+    example: 'classic+jump-after-shortcut red:17,b,b,b yellow:b,b,b,b red 3 0 -',
+    caption: 'Red rolled a 3: 17 to 20, the shortcut to 32, and with the house rule a jump to 36.',
+  },
+];
+
+function edition({ id, title, text, example, caption }) {
+  const wrap = h('div', { class: 'board-wrap', 'data-testid': `example-${id}` });
+  showTable(wrap, parseTable(example), `Example board: ${caption}`);
+  return h('section', { class: 'card rule edition-card' },
+    h('h2', {}, title),
+    h('p', {}, text),
+    h('figure', { class: 'edition-example' }, wrap,
+      h('figcaption', {}, caption, ' ', h('a', { href: positionHref(example) }, 'Open in the position viewer'))));
+}
+
 const rule = (title, text, diagram) => h('section', { class: 'card rule' }, h('h2', {}, title), h('p', {}, text), diagram);
 
 /** Shows the rules page in `root`; returns a function that leaves it. */
@@ -70,6 +116,9 @@ export function mountRules(root) {
         0: { lane: 'red', plane: 'red', text: 'lane 3' }, 1: { lane: 'red' }, 2: { lane: 'red' }, 3: { start: 'red', text: 'finish' },
       }, [0, 3])),
     rule('Offers, time and leaving', 'Online you may offer a draw or resign. In a quick match each decision has a clock: when it runs out, the server plays for you and counts a time-out; three time-outs lose the game. If you lose the connection your seat is kept for a while.', null),
+    h('h2', { class: 'editions-heading' }, 'Editions'),
+    h('p', {}, 'The rules above are plyyard, the edition played on this site today. Two more editions of Aeroplane Chess, for two to four players, are coming; here they are in brief, each with an example position.'),
+    EDITIONS.map(edition),
     h('p', {}, h('a', { href: '#/' }, 'Back to the start page'))));
   return () => {};
 }
