@@ -61,7 +61,7 @@ async fn the_library_asks_the_computer_for_a_tip_and_takes_a_move_back() {
     let server = format!("http://{}", app.addr);
     let room = Api::new(&server)
         .unwrap()
-        .create_computer_room(Colour::Red, Level::Easy)
+        .create_computer_room(Colour::Red.into(), Level::Easy)
         .await
         .unwrap();
     let mut human = Client::connect(&ws_url(&server, &room.ws_path))
@@ -82,7 +82,7 @@ async fn the_library_asks_the_computer_for_a_tip_and_takes_a_move_back() {
             Turn::Over(_) => panic!("the game ended before a choice"),
         }
     };
-    let before = *human.game();
+    let before = *human.game().unwrap();
 
     let asked = human.hint().unwrap();
     let tip = loop {
@@ -109,7 +109,7 @@ async fn the_library_asks_the_computer_for_a_tip_and_takes_a_move_back() {
         !matches!(again, Turn::Over(_)),
         "the game ended before the undo could be tried"
     );
-    assert_ne!(*human.game(), before);
+    assert_ne!(*human.game().unwrap(), before);
     human.undo().unwrap();
     loop {
         match human.next_message().await.unwrap() {
@@ -119,7 +119,7 @@ async fn the_library_asks_the_computer_for_a_tip_and_takes_a_move_back() {
         }
     }
     assert_eq!(
-        *human.game(),
+        *human.game().unwrap(),
         before,
         "the client adopts the earlier position"
     );

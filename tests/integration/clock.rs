@@ -4,7 +4,7 @@
 
 use aeroplane_protocol::api::RoomCreated;
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::{Colour, EndReason, Side};
+use aeroplane_rules::{EndReason, Side};
 
 use crate::support::{Client, TestApp, TurnView, spawn_app_with};
 
@@ -56,7 +56,7 @@ pub(crate) async fn red_waits_until(
         if done {
             return seen;
         }
-        if turn.settled() && turn.actor() == Colour::Yellow {
+        if turn.settled() && turn.actor() == Side::Yellow {
             yellow.catch_up(red.seen()).await;
             match turn.pending() {
                 None => yellow.roll().await,
@@ -75,9 +75,9 @@ async fn a_player_who_lets_the_clock_run_out_is_played_for_then_forfeits() {
     assert_eq!(response.status(), 201);
     let room: RoomCreated = response.json().await.unwrap();
     let mut red = app.connect(room.id).await;
-    red.join_player("Ann", Some(Colour::Red)).await;
+    red.join_player("Ann", Some(Side::Red)).await;
     let mut yellow = app.connect(room.id).await;
-    yellow.join_player("Bob", Some(Colour::Yellow)).await;
+    yellow.join_player("Bob", Some(Side::Yellow)).await;
     yellow
         .recv_until(|m| matches!(m, ServerMessage::GameStarted(_)))
         .await;
@@ -91,7 +91,7 @@ async fn a_player_who_lets_the_clock_run_out_is_played_for_then_forfeits() {
     // The server rolled for Red at least once before the second strike forfeited.
     let red_rolls = seen
         .iter()
-        .filter(|m| matches!(m, ServerMessage::Rolled(r) if r.colour == Colour::Red))
+        .filter(|m| matches!(m, ServerMessage::Rolled(r) if r.colour == Side::Red))
         .count();
     assert!(red_rolls >= 1, "{seen:?}");
     // Every turn event carries the deadline.
@@ -121,11 +121,11 @@ async fn a_disconnected_players_turns_are_played_while_the_seat_is_held() {
         let message = yellow.recv().await;
         turn.follow(&message);
         match &message {
-            ServerMessage::Rolled(rolled) if rolled.colour == Colour::Red => red_moves += 1,
+            ServerMessage::Rolled(rolled) if rolled.colour == Side::Red => red_moves += 1,
             ServerMessage::GameOver(over) => panic!("the game ended: {over:?}"),
             _ => {}
         }
-        if turn.settled() && turn.actor() == Colour::Yellow {
+        if turn.settled() && turn.actor() == Side::Yellow {
             match turn.pending() {
                 None => yellow.roll().await,
                 Some(legal) => yellow.move_plane(legal.iter().next().unwrap()).await,

@@ -13,7 +13,7 @@ use aeroplane_protocol::api::{ApiError, GameList};
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::server::{ServerMessage, Welcome};
 use aeroplane_protocol::snapshot::Snapshot;
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 use tokio_tungstenite::tungstenite;
 use uuid::Uuid;
 
@@ -158,7 +158,7 @@ async fn single_player_game(
     node: &Node,
     mode: &str,
     events: u64,
-) -> (Uuid, Client, Vec<Colour>) {
+) -> (Uuid, Client, Vec<Side>) {
     let body = match mode {
         "computer" => serde_json::json!({ "mode": mode, "level": "random" }),
         _ => serde_json::json!({ "mode": mode }),
@@ -183,7 +183,7 @@ async fn single_player_game(
 }
 
 /// Plays `client`'s colours to the end of its game.
-async fn finish_single(client: &mut Client, mine: &[Colour]) {
+async fn finish_single(client: &mut Client, mine: &[Side]) {
     let mut turn = TurnView::of(client);
     let stop = drive(
         client,

@@ -47,7 +47,7 @@ pub(crate) fn actions_at(record: &GameRecord, before: &Snapshot) -> usize {
             let prefix = record.actions[..count]
                 .iter()
                 .map(|logged| logged.action.to_plyyard().unwrap());
-            aeroplane_rules::Game::replay(prefix).is_ok_and(|(game, _)| game == before.game)
+            aeroplane_rules::Game::replay(prefix).is_ok_and(|(game, _)| game == before.game())
         })
         .expect("the position before the restart is a prefix of the record")
 }
@@ -137,7 +137,7 @@ async fn a_node_whose_room_was_taken_over_sends_nothing_more_and_closes_its_sock
     // The first process may not act for the room any more: the next action is refused by the
     // journal (or its lease renewal fails first); either way nothing of it is sent, and the
     // sockets close with 1001 so the clients reconnect.
-    let actor = if turn.actor() == aeroplane_rules::Colour::Red {
+    let actor = if turn.actor() == aeroplane_rules::Side::Red {
         &mut red
     } else {
         &mut yellow

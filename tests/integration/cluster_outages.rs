@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 use aeroplane_server::room::journal::nats::{BUCKET, STREAM};
 
 use crate::broker::{NatsCluster, NatsServer};
@@ -69,7 +69,7 @@ async fn a_paused_owner_wakes_fenced_lets_the_room_go_and_nobody_sees_two_contin
 
     // Meanwhile the player to act, still on A's socket, acts there: the frozen A reads it when
     // it wakes. The game goes on at B with other actions.
-    let stale = if turn.actor() == Colour::Red {
+    let stale = if turn.actor() == Side::Red {
         &mut red_at_a
     } else {
         &mut yellow_at_a

@@ -8,7 +8,7 @@ use aeroplane_protocol::api::RoomCreated;
 use aeroplane_protocol::record::{Mode, PlayerKind};
 use aeroplane_protocol::server::{GameOver, ServerMessage};
 use aeroplane_protocol::snapshot::RoomPhase;
-use aeroplane_rules::{Colour, EndReason};
+use aeroplane_rules::{EndReason, Side};
 
 use crate::support::{Client, TestApp, TurnView, spawn_app_with};
 
@@ -63,7 +63,7 @@ pub(crate) enum Stop {
 pub(crate) async fn drive(
     client: &mut Client,
     turn: &mut TurnView,
-    mine: impl Fn(Colour) -> bool,
+    mine: impl Fn(Side) -> bool,
     wanted: impl Fn(&TurnView) -> bool,
 ) -> Stop {
     loop {
@@ -87,7 +87,7 @@ pub(crate) async fn drive(
 }
 
 /// Plays a whole computer game at `level` with the human as `human`, and checks the record.
-async fn a_complete_game_at(level: &str, human: Colour) {
+async fn a_complete_game_at(level: &str, human: Side) {
     let app = fast_app().await;
     let body = serde_json::json!({ "mode": "computer", "colour": human, "level": level });
     let (room, mut client) = computer_game(&app, body).await;
@@ -102,8 +102,8 @@ async fn a_complete_game_at(level: &str, human: Colour) {
     let record = app.stored_record(room.id).await;
     assert_eq!(record.mode, Mode::Computer);
     let (person, computer) = (
-        record.players.get(human),
-        record.players.get(human.opponent()),
+        record.players.seat(human).unwrap(),
+        record.players.seat(human.opposite()).unwrap(),
     );
     assert_eq!(
         (person.kind, person.level.as_deref()),
@@ -129,22 +129,22 @@ async fn a_complete_game_at(level: &str, human: Colour) {
 
 #[tokio::test]
 async fn a_complete_game_against_the_random_computer_is_stored() {
-    a_complete_game_at("random", Colour::Red).await;
+    a_complete_game_at("random", Side::Red).await;
 }
 
 #[tokio::test]
 async fn a_complete_game_against_the_easy_computer_is_stored() {
-    a_complete_game_at("easy", Colour::Yellow).await;
+    a_complete_game_at("easy", Side::Yellow).await;
 }
 
 #[tokio::test]
 async fn a_complete_game_against_the_normal_computer_is_stored() {
-    a_complete_game_at("normal", Colour::Red).await;
+    a_complete_game_at("normal", Side::Red).await;
 }
 
 #[tokio::test]
 async fn a_complete_game_against_the_hard_computer_is_stored() {
-    a_complete_game_at("hard", Colour::Yellow).await;
+    a_complete_game_at("hard", Side::Yellow).await;
 }
 
 #[tokio::test]
@@ -152,14 +152,14 @@ async fn a_human_playing_yellow_lets_the_computer_roll_first_as_red() {
     let app = fast_app().await;
     let body = serde_json::json!({ "mode": "computer", "colour": "yellow", "level": "easy" });
     let (room, mut human) = computer_game(&app, body).await;
-    assert_eq!(room.colour, Some(Colour::Yellow));
+    assert_eq!(room.colour, Some(Side::Yellow));
     let first = human
         .recv_until(|m| matches!(m, ServerMessage::Rolled(_)))
         .await;
     let ServerMessage::Rolled(rolled) = first else {
         unreachable!()
     };
-    assert_eq!(rolled.colour, Colour::Red, "the computer rolls first");
+    assert_eq!(rolled.colour, Side::Red, "the computer rolls first");
 
     let snapshot = human.sync().await;
     assert_eq!(snapshot.mode, Mode::Computer);
@@ -169,7 +169,7 @@ async fn a_human_playing_yellow_lets_the_computer_roll_first_as_red() {
         .expect("a computer room names its computer");
     assert_eq!(
         (computer.colour, computer.level.as_str()),
-        (Colour::Red, "easy")
+        (Side::Red, "easy")
     );
     assert!(
         snapshot
@@ -186,7 +186,7 @@ async fn computer_rooms_default_to_a_human_red_against_a_normal_computer() {
     let room = create(&app, serde_json::json!({ "mode": "computer" })).await;
     assert_eq!(
         (room.colour, room.level.as_deref()),
-        (Some(Colour::Red), Some("normal"))
+        (Some(Side::Red), Some("normal"))
     );
 }
 
@@ -202,7 +202,7 @@ async fn the_human_cannot_take_the_computers_seat() {
     let answer = client
         .join(crate::support::player_join(
             "Ann",
-            Some(Colour::Yellow),
+            Some(Side::Yellow),
             None,
             None,
         ))

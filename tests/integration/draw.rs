@@ -2,7 +2,7 @@
 
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::{Colour, EndReason, RuleError};
+use aeroplane_rules::{Colour, EndReason, RuleError, Side};
 
 use crate::support::spawn_app;
 
@@ -14,7 +14,7 @@ async fn an_accepted_draw_offer_ends_the_game_drawn_and_is_stored() {
     red.offer_draw().await;
     let offered = yellow.recv().await;
     assert!(
-        matches!(offered, ServerMessage::DrawOffered(ref o) if o.by == Colour::Red),
+        matches!(offered, ServerMessage::DrawOffered(ref o) if o.by == Side::Red),
         "{offered:?}"
     );
     yellow.accept_draw().await;
@@ -60,7 +60,7 @@ async fn a_declined_offer_lets_play_go_on_and_an_early_re_offer_is_refused() {
     yellow.decline_draw().await;
     let declined = yellow.recv().await;
     assert!(
-        matches!(declined, ServerMessage::DrawDeclined(ref d) if d.by == Colour::Yellow && !d.implicit),
+        matches!(declined, ServerMessage::DrawDeclined(ref d) if d.by == Side::Yellow && !d.implicit),
         "{declined:?}"
     );
     red.catch_up(yellow.seen()).await;
@@ -90,13 +90,13 @@ async fn an_offer_can_be_withdrawn_only_by_its_maker() {
         .await;
     red.withdraw_draw().await;
     let withdrawn = yellow.recv().await;
-    assert!(matches!(withdrawn, ServerMessage::DrawWithdrawn(ref w) if w.by == Colour::Red));
+    assert!(matches!(withdrawn, ServerMessage::DrawWithdrawn(ref w) if w.by == Side::Red));
     yellow.accept_draw().await;
     yellow
         .expect_error(ErrorCode::Rule(RuleError::NoOffer))
         .await;
     let snapshot = yellow.sync().await;
-    assert_eq!(snapshot.game.draw().standing_offer(), None);
+    assert_eq!(snapshot.game().draw().standing_offer(), None);
 }
 
 #[tokio::test]
@@ -109,14 +109,17 @@ async fn a_roll_by_the_receiver_lapses_a_standing_offer() {
     red.recv_until(|m| matches!(m, ServerMessage::DrawOffered(_)))
         .await;
     let snapshot = red.sync().await;
-    assert_eq!(snapshot.game.draw().standing_offer(), Some(Colour::Yellow));
+    assert_eq!(
+        snapshot.game().draw().standing_offer(),
+        Some(Colour::Yellow)
+    );
     red.roll().await;
     red.recv_until(|m| matches!(m, ServerMessage::Rolled(_)))
         .await;
     let declined = red.recv().await;
     assert!(
-        matches!(declined, ServerMessage::DrawDeclined(ref d) if d.by == Colour::Red && d.implicit),
+        matches!(declined, ServerMessage::DrawDeclined(ref d) if d.by == Side::Red && d.implicit),
         "{declined:?}"
     );
-    assert_eq!(red.sync().await.game.draw().standing_offer(), None);
+    assert_eq!(red.sync().await.game().draw().standing_offer(), None);
 }

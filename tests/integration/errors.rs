@@ -3,7 +3,7 @@
 use aeroplane_protocol::client::{ClientMessage, Join, Role};
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::{Colour, Plane};
+use aeroplane_rules::{Plane, Side};
 
 use crate::support::{Client, player_join, seed_where, spawn_app};
 
@@ -141,7 +141,7 @@ async fn a_wrong_token_a_taken_seat_and_a_full_room_are_refused() {
     let app = spawn_app().await;
     let room = app.create_room().await;
     let mut red = app.connect(room.id).await;
-    red.join_player("Ann", Some(Colour::Red)).await;
+    red.join_player("Ann", Some(Side::Red)).await;
 
     let mut intruder = app.connect(room.id).await;
     let join = player_join("Mallory", None, Some("0".repeat(64)), None);
@@ -150,7 +150,7 @@ async fn a_wrong_token_a_taken_seat_and_a_full_room_are_refused() {
     };
     assert_eq!(error.code, ErrorCode::BadToken);
     let ServerMessage::Error(error) = intruder
-        .join(player_join("Mallory", Some(Colour::Red), None, None))
+        .join(player_join("Mallory", Some(Side::Red), None, None))
         .await
     else {
         panic!("a taken seat was given away")
@@ -193,6 +193,7 @@ async fn a_second_join_on_one_connection_is_refused() {
         role: Role::Spectator,
         name: "Ann".into(),
         colour: None,
+        names: Vec::new(),
         token: None,
         client_seed: None,
         player: None,

@@ -3,7 +3,7 @@
 
 use aeroplane_dice::{ClientSeed, Commitment, DieStream, GameKey, ServerSeed, verify};
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::{Colour, Die, Game, PassReason, Phase, Plane};
+use aeroplane_rules::{Die, Game, PassReason, Phase, Plane, Side};
 
 use crate::support::{play_to_end, player_join, seed_where, spawn_app, welcome};
 
@@ -93,7 +93,7 @@ async fn a_third_six_in_a_row_is_void_and_passes_the_turn() {
     };
     assert_eq!(
         (passed.to, passed.reason),
-        (Colour::Yellow, PassReason::VoidThirdSix)
+        (Side::Yellow, PassReason::VoidThirdSix)
     );
     let snapshot = red.sync().await;
     assert_eq!(
@@ -102,7 +102,7 @@ async fn a_third_six_in_a_row_is_void_and_passes_the_turn() {
     );
     yellow.catch_up(red.seen()).await;
     yellow.roll().await;
-    red.recv_until(|m| matches!(m, ServerMessage::Rolled(r) if r.colour == Colour::Yellow))
+    red.recv_until(|m| matches!(m, ServerMessage::Rolled(r) if r.colour == Side::Yellow))
         .await;
 }
 

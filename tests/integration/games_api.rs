@@ -4,7 +4,7 @@ use aeroplane_protocol::api::{ApiError, GameList, Replay, RoomStatus};
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::record::GameRecord;
 use aeroplane_protocol::snapshot::RoomPhase;
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 
 use crate::support::{TestApp, spawn_app};
 
@@ -25,10 +25,10 @@ async fn a_rooms_public_status_shows_its_seats_and_phase() {
     assert_eq!(status.id, room.id);
     assert_eq!(status.phase, RoomPhase::Playing);
     assert_eq!(
-        status.seats.get(Colour::Red).map(|seat| seat.name.as_str()),
+        status.seats.get(Side::Red).map(|seat| seat.name.as_str()),
         Some("Ann")
     );
-    assert!(status.seats.get(Colour::Yellow).unwrap().connected);
+    assert!(status.seats.get(Side::Yellow).unwrap().connected);
 
     let unknown = api_error(&app, &format!("/api/rooms/{}", uuid::Uuid::new_v4()), 404).await;
     assert_eq!(unknown.code, ErrorCode::RoomNotFound);

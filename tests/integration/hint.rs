@@ -3,7 +3,7 @@
 use aeroplane_protocol::client::{ClientMessage, Request};
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::{Colour, RuleError};
+use aeroplane_rules::{RuleError, Side};
 
 use crate::computer::{Stop, computer_game, create, drive, fast_app};
 use crate::support::{Client, TurnView, spawn_app_with};
@@ -22,8 +22,8 @@ async fn a_hint_names_a_legal_plane_with_its_reason_at_the_rooms_level() {
     let body = serde_json::json!({ "mode": "computer", "level": "hard" });
     let (_room, mut human) = computer_game(&app, body).await;
     let mut turn = TurnView::of(&human);
-    let wanted = |turn: &TurnView| turn.actor() == Colour::Red && turn.pending().is_some();
-    let Stop::Wanted = drive(&mut human, &mut turn, |c| c == Colour::Red, wanted).await else {
+    let wanted = |turn: &TurnView| turn.actor() == Side::Red && turn.pending().is_some();
+    let Stop::Wanted = drive(&mut human, &mut turn, |c| c == Side::Red, wanted).await else {
         panic!("the game ended before the human had a choice")
     };
     let before = human.sync().await;

@@ -4,7 +4,7 @@
 use aeroplane_protocol::client::{Act, ClientMessage, MovePlane};
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::server::{GameOver, ServerMessage};
-use aeroplane_rules::{Colour, RuleError};
+use aeroplane_rules::{RuleError, Side};
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::support::{Client, TestApp, TurnView, play_to_end, player_join, spawn_app};
@@ -276,7 +276,7 @@ async fn play_replaying_every_action(red: &mut Client, yellow: &mut Client) -> (
     let mut accepted = 0;
     loop {
         let colour = turn.actor();
-        let actor = if colour == Colour::Red {
+        let actor = if colour == Side::Red {
             &mut *red
         } else {
             &mut *yellow
@@ -307,7 +307,7 @@ async fn play_replaying_every_action(red: &mut Client, yellow: &mut Client) -> (
             turn.follow(&message);
         }
         yellow.catch_up(red.seen()).await;
-        let replayer = if colour == Colour::Red {
+        let replayer = if colour == Side::Red {
             &mut *red
         } else {
             &mut *yellow

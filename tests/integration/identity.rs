@@ -5,7 +5,7 @@ use aeroplane_protocol::api::{ApiError, LiveRooms, PlayerCreated, PlayerProfile}
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_protocol::snapshot::RoomPhase;
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 use uuid::Uuid;
 
 use crate::support::{TestApp, player_join, spawn_app, welcome};
@@ -49,7 +49,7 @@ pub(crate) async fn new_identity(app: &TestApp, name: &str) -> Identity {
 /// A player's `join` of `colour` (or of the seat of `token`) as `identity`.
 pub(crate) fn join_as(
     identity: &Identity,
-    colour: Option<Colour>,
+    colour: Option<Side>,
     token: Option<String>,
 ) -> aeroplane_protocol::client::Join {
     let mut join = player_join(&identity.name, colour, token, None);
@@ -175,9 +175,9 @@ async fn identities_hold_across_two_connections_and_a_reconnect() {
     let bob = new_identity(&app, "Bob").await;
     let room = app.create_room().await;
     let mut red = app.connect(room.id).await;
-    let red_welcome = welcome(red.join(join_as(&ann, Some(Colour::Red), None)).await);
+    let red_welcome = welcome(red.join(join_as(&ann, Some(Side::Red), None)).await);
     let mut yellow = app.connect(room.id).await;
-    welcome(yellow.join(join_as(&bob, Some(Colour::Yellow), None)).await);
+    welcome(yellow.join(join_as(&bob, Some(Side::Yellow), None)).await);
 
     // Any tab of Ann's finds the game and its seat token.
     let (status, body) = get_as(&app, "/api/players/me/live", Some(&ann.credentials())).await;
@@ -185,13 +185,13 @@ async fn identities_hold_across_two_connections_and_a_reconnect() {
     let live: LiveRooms = serde_json::from_value(body).unwrap();
     assert_eq!(live.rooms.len(), 1);
     let seat = &live.rooms[0];
-    assert_eq!((seat.room_id, seat.colour), (room.id, Colour::Red));
+    assert_eq!((seat.room_id, seat.colour), (room.id, Side::Red));
     assert_eq!(Some(&seat.token), red_welcome.token.as_ref());
     assert_eq!(seat.ws_path, format!("/ws/rooms/{}", room.id));
     assert_eq!(seat.phase, RoomPhase::Playing);
     let (_, body) = get_as(&app, "/api/players/me/live", Some(&bob.credentials())).await;
     let bobs: LiveRooms = serde_json::from_value(body).unwrap();
-    assert_eq!(bobs.rooms[0].colour, Colour::Yellow);
+    assert_eq!(bobs.rooms[0].colour, Side::Yellow);
 
     // Bob may not take Ann's seat with her token; Ann's second tab may.
     let mut intruder = app.connect(room.id).await;
@@ -208,7 +208,7 @@ async fn identities_hold_across_two_connections_and_a_reconnect() {
             .join(join_as(&ann, None, Some(seat.token.clone())))
             .await,
     );
-    assert_eq!(again.colour, Some(Colour::Red));
+    assert_eq!(again.colour, Some(Side::Red));
     let seats = &again.snapshot.seats;
     let tied = |seat: &Option<aeroplane_protocol::snapshot::SeatView>| {
         seat.as_ref().and_then(|seat| seat.player_id)
@@ -238,7 +238,7 @@ async fn a_join_with_bad_credentials_is_refused_and_one_without_stays_anonymous(
     let ann = new_identity(&app, "Ann").await;
     let room = app.create_room().await;
     let mut client = app.connect(room.id).await;
-    let mut join = join_as(&ann, Some(Colour::Red), None);
+    let mut join = join_as(&ann, Some(Side::Red), None);
     join.player = Some(format!("{}.{}", ann.id, "A".repeat(43)));
     let refused = client.join(join).await;
     assert!(
@@ -248,11 +248,11 @@ async fn a_join_with_bad_credentials_is_refused_and_one_without_stays_anonymous(
     // The same connection may still join, anonymously.
     welcome(
         client
-            .join(player_join("Ann", Some(Colour::Red), None, None))
+            .join(player_join("Ann", Some(Side::Red), None, None))
             .await,
     );
     let mut yellow = app.connect(room.id).await;
-    welcome(yellow.join(join_as(&ann, Some(Colour::Yellow), None)).await);
+    welcome(yellow.join(join_as(&ann, Some(Side::Yellow), None)).await);
     client
         .recv_until(|m| matches!(m, ServerMessage::GameStarted(_)))
         .await;

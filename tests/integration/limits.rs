@@ -6,7 +6,7 @@ use aeroplane_protocol::api::ApiError;
 use aeroplane_protocol::client::Role;
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::{Colour, Side};
+use aeroplane_rules::Side;
 use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::protocol::frame::Frame;
@@ -88,7 +88,7 @@ async fn a_flood_is_refused_with_rate_limited_then_closed_with_1008_and_the_room
     // The players, well under the rate, finish a few turns and the game.
     let mut turn = TurnView::of(&red);
     for _ in 0..10 {
-        let actor = if turn.actor() == Colour::Red {
+        let actor = if turn.actor() == Side::Red {
             &mut red
         } else {
             &mut yellow
@@ -211,6 +211,7 @@ async fn a_room_admits_its_spectators_and_refuses_more() {
         role: Role::Spectator,
         name: "Three".into(),
         colour: None,
+        names: Vec::new(),
         token: None,
         client_seed: None,
         player: None,

@@ -8,7 +8,7 @@ use aeroplane_protocol::api::{QuickMatched, RoomCreated};
 use aeroplane_protocol::client::{ClientMessage, Phrase, RematchRequest, Say};
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 
 use crate::support::{Client, TestApp, spawn_app_with};
 
@@ -26,7 +26,7 @@ async fn room_with_clock(app: &TestApp, clock_ms: u64) -> RoomCreated {
 
 async fn quick_match(app: &TestApp) -> (QuickMatched, QuickMatched) {
     let (first, second) = crate::quick_match::ann_and_bob_ask(app).await;
-    if first.colour == Colour::Red {
+    if first.colour == Side::Red {
         (first, second)
     } else {
         (second, first)
@@ -66,7 +66,7 @@ async fn a_snapshot_carries_the_clocks_time_left_and_the_strikes() {
 
     // Red lets the clock run out: the server rolls for Red and counts a strike.
     let rolled = red
-        .recv_until(|m| matches!(m, ServerMessage::Rolled(r) if r.colour == Colour::Red))
+        .recv_until(|m| matches!(m, ServerMessage::Rolled(r) if r.colour == Side::Red))
         .await;
     assert!(
         matches!(rolled, ServerMessage::Rolled(r) if r.by_clock),
@@ -118,20 +118,20 @@ async fn the_first_clock_of_a_quick_match_waits_until_red_is_there() {
     let clock = welcome.snapshot.clock.unwrap();
     assert_eq!(clock.strikes.red, 0);
     assert!(matches!(
-        welcome.snapshot.game.phase(),
+        welcome.snapshot.game().phase(),
         aeroplane_rules::Phase::AwaitingRoll
     ));
     // Nothing was played for Red meanwhile: Yellow hears Red arrive, with Red's clock.
     let connected = loop {
         match yellow.recv().await {
-            ServerMessage::PlayerConnected(c) if c.colour == Colour::Red => break c,
+            ServerMessage::PlayerConnected(c) if c.colour == Side::Red => break c,
             ServerMessage::PlayerConnected(_) => {}
             other => panic!("expected Red to connect first, got {other:?}"),
         }
     };
     assert_eq!(connected.deadline_ms, Some(300));
     // From now on Red's clock runs as usual.
-    red.recv_until(|m| matches!(m, ServerMessage::Rolled(r) if r.colour == Colour::Red))
+    red.recv_until(|m| matches!(m, ServerMessage::Rolled(r) if r.colour == Side::Red))
         .await;
 }
 
@@ -156,7 +156,7 @@ async fn quick_messages_reach_the_room_and_are_rate_limited() {
         let ServerMessage::Said(said) = said else {
             unreachable!()
         };
-        assert_eq!((said.colour, said.phrase), (Colour::Red, Phrase::GoodLuck));
+        assert_eq!((said.colour, said.phrase), (Side::Red, Phrase::GoodLuck));
     }
     red.recv_until(|m| matches!(m, ServerMessage::Said(_)))
         .await;
@@ -190,7 +190,7 @@ async fn a_rematch_opens_a_new_room_with_colours_swapped_once_both_ask() {
     let offered = yellow
         .recv_until(|m| matches!(m, ServerMessage::RematchOffered(_)))
         .await;
-    assert!(matches!(offered, ServerMessage::RematchOffered(o) if o.by == Colour::Red));
+    assert!(matches!(offered, ServerMessage::RematchOffered(o) if o.by == Side::Red));
     ask_rematch(&mut yellow, "bob again").await;
     let mut ready = Vec::new();
     for client in [&mut red, &mut yellow] {
@@ -207,12 +207,12 @@ async fn a_rematch_opens_a_new_room_with_colours_swapped_once_both_ask() {
     assert_ne!(ann.room_id, room.id);
     assert_eq!(
         (ann.colour, bob.colour),
-        (Some(Colour::Yellow), Some(Colour::Red))
+        (Some(Side::Yellow), Some(Side::Red))
     );
 
     let mut new_bob = app.connect(bob.room_id).await;
     let welcome = new_bob.join_with_token(bob.token.as_deref().unwrap()).await;
-    assert_eq!(welcome.colour, Some(Colour::Red));
+    assert_eq!(welcome.colour, Some(Side::Red));
     let snapshot = welcome.snapshot;
     assert_eq!(snapshot.seats.red.unwrap().name, "Bob");
     assert_eq!(snapshot.seats.yellow.unwrap().name, "Ann");
@@ -223,6 +223,6 @@ async fn a_rematch_opens_a_new_room_with_colours_swapped_once_both_ask() {
     new_bob.catch_up(new_ann.seen()).await;
     new_bob.roll().await;
     new_ann
-        .recv_until(|m| matches!(m, ServerMessage::Rolled(r) if r.colour == Colour::Red))
+        .recv_until(|m| matches!(m, ServerMessage::Rolled(r) if r.colour == Side::Red))
         .await;
 }

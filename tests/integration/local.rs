@@ -4,7 +4,7 @@ use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::record::{Mode, PlayerKind};
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_protocol::snapshot::RoomPhase;
-use aeroplane_rules::{Colour, EndReason, Side};
+use aeroplane_rules::{EndReason, Side};
 
 use crate::computer::{Stop, create, drive, fast_app};
 use crate::support::{Client, TestApp, TurnView};
@@ -21,7 +21,7 @@ async fn local_game(app: &TestApp) -> (uuid::Uuid, Client) {
         welcome.colour, None,
         "the local player has no single colour"
     );
-    assert_eq!(welcome.colours, vec![Colour::Red, Colour::Yellow]);
+    assert_eq!(welcome.colours, vec![Side::Red, Side::Yellow]);
     client
         .recv_until(|m| matches!(m, ServerMessage::GameStarted(_)))
         .await;
@@ -39,8 +39,8 @@ async fn one_connection_plays_a_local_game_to_the_end() {
     assert_eq!(over.result.reason, EndReason::Finished);
     let record = app.stored_record(id).await;
     assert_eq!(record.mode, Mode::Local);
-    for colour in Colour::ALL {
-        let player = record.players.get(colour);
+    for colour in [Side::Red, Side::Yellow] {
+        let player = record.players.seat(colour).unwrap();
         assert_eq!(
             (player.kind, player.name.as_str()),
             (PlayerKind::Human, "Ann")
@@ -64,7 +64,7 @@ async fn a_second_player_cannot_join_a_local_room_but_the_token_reclaims_both_co
 
     let token = client.token.clone().unwrap();
     let welcome = other.join_with_token(&token).await;
-    assert_eq!(welcome.colours, vec![Colour::Red, Colour::Yellow]);
+    assert_eq!(welcome.colours, vec![Side::Red, Side::Yellow]);
     assert_eq!(welcome.snapshot.phase, RoomPhase::Playing);
     other.roll().await;
     other
@@ -103,7 +103,7 @@ async fn undo_in_a_local_room_takes_back_either_colours_choice() {
     let mut before = Vec::new();
     // Plane choices until both colours have made one.
     let mut movers = Vec::new();
-    while !(movers.contains(&Colour::Red) && movers.contains(&Colour::Yellow)) {
+    while !(movers.contains(&Side::Red) && movers.contains(&Side::Yellow)) {
         let Stop::Wanted = drive(&mut client, &mut turn, |_| true, |t| t.pending().is_some()).await
         else {
             panic!("the game ended early")

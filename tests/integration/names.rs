@@ -8,7 +8,7 @@ use aeroplane_protocol::api::ApiError;
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::record::GameRecord;
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 
 use crate::support::{
     StoreKind, TestApp, assert_dice_verify, play_to_end, player_join, spawn_app, spawn_app_on,
@@ -104,13 +104,13 @@ async fn play_with_seeds(app: &TestApp, red_seed: &str, yellow_seed: &str) -> Ga
     let mut red = app.connect(room.id).await;
     red.join(player_join(
         "Ann",
-        Some(Colour::Red),
+        Some(Side::Red),
         None,
         Some(red_seed.into()),
     ))
     .await;
     let mut yellow = app.connect(room.id).await;
-    let join = player_join("Bob", Some(Colour::Yellow), None, Some(yellow_seed.into()));
+    let join = player_join("Bob", Some(Side::Yellow), None, Some(yellow_seed.into()));
     yellow.join(join).await;
     red.recv_until(|m| matches!(m, ServerMessage::GameStarted(_)))
         .await;

@@ -43,13 +43,13 @@ async fn start_named(app: &TestApp, red_name: &str, yellow_name: &str) -> (Uuid,
     let mut red = app.connect(room.id).await;
     let join = player_join(
         red_name,
-        Some(Colour::Red),
+        Some(Side::Red),
         None,
         Some(format!("{red_name} seed")),
     );
     welcome(red.join(join).await);
     let mut yellow = app.connect(room.id).await;
-    let join = player_join(yellow_name, Some(Colour::Yellow), None, None);
+    let join = player_join(yellow_name, Some(Side::Yellow), None, None);
     welcome(yellow.join(join).await);
     for client in [&mut red, &mut yellow] {
         client

@@ -3,7 +3,7 @@
 use aeroplane_protocol::record::Mode;
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_protocol::snapshot::RoomPhase;
-use aeroplane_rules::{Colour, EndReason};
+use aeroplane_rules::{EndReason, Side};
 
 use crate::support::{play_to_end, spawn_app};
 
@@ -15,7 +15,7 @@ async fn two_players_join_both_seats_and_play_to_a_win() {
     let welcome = red.join_player("Ann", None).await;
     assert_eq!(
         welcome.colour,
-        Some(Colour::Red),
+        Some(Side::Red),
         "the first free seat is Red"
     );
     assert_eq!(welcome.protocol, aeroplane_protocol::PROTOCOL_VERSION);
@@ -31,7 +31,7 @@ async fn two_players_join_both_seats_and_play_to_a_win() {
 
     let mut yellow = app.connect(room.id).await;
     let welcome = yellow.join_player("Bob", None).await;
-    assert_eq!(welcome.colour, Some(Colour::Yellow));
+    assert_eq!(welcome.colour, Some(Side::Yellow));
     let started = yellow
         .recv_until(|m| matches!(m, ServerMessage::GameStarted(_)))
         .await;
@@ -63,7 +63,7 @@ async fn two_players_join_both_seats_and_play_to_a_win() {
     assert_eq!(snapshot.phase, RoomPhase::Over);
     assert!(
         snapshot
-            .game
+            .game()
             .planes(winner)
             .iter()
             .all(|p| *p == aeroplane_rules::Position::Finished)

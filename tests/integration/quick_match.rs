@@ -3,7 +3,7 @@
 use aeroplane_protocol::api::{ApiError, QuickMatched};
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 
 use crate::support::{TestApp, spawn_app, spawn_app_with};
 
@@ -36,17 +36,17 @@ async fn quick_match_pairs_two_clients_into_one_room_and_they_can_play() {
     assert_eq!(first.room_id, second.room_id);
     let mut colours = [first.colour, second.colour];
     colours.sort();
-    assert_eq!(colours, [Colour::Red, Colour::Yellow]);
+    assert_eq!(colours, [Side::Red, Side::Yellow]);
     assert_ne!(first.token, second.token);
 
-    let (red_match, yellow_match) = if first.colour == Colour::Red {
+    let (red_match, yellow_match) = if first.colour == Side::Red {
         (first, second)
     } else {
         (second, first)
     };
     let mut red = app.connect(red_match.room_id).await;
     let welcome = red.join_with_token(&red_match.token).await;
-    assert_eq!(welcome.colour, Some(Colour::Red));
+    assert_eq!(welcome.colour, Some(Side::Red));
     let mut yellow = app.connect(yellow_match.room_id).await;
     yellow.join_with_token(&yellow_match.token).await;
     red.catch_up(yellow.seen()).await;

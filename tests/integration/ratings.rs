@@ -7,7 +7,7 @@ use std::time::Duration;
 use aeroplane_protocol::api::{Leaderboard, PlayerProfile, QuickMatched};
 use aeroplane_protocol::record::GameRecord;
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 use aeroplane_store::Saved;
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
@@ -22,7 +22,7 @@ use crate::support::{Client, TestApp, connect_to, spawn_app, spawn_app_with, wel
 #[derive(Clone, Copy, Debug)]
 enum End {
     /// This colour resigns at once.
-    Resigns(Colour),
+    Resigns(Side),
     /// Red offers a draw and Yellow accepts.
     Draw,
 }
@@ -36,11 +36,11 @@ async fn seat(
 ) -> (Uuid, Client, Client) {
     let room = create_at(http, addr).await;
     let mut red_client = connect_to(addr, room).await;
-    welcome(red_client.join(join_as(red, Some(Colour::Red), None)).await);
+    welcome(red_client.join(join_as(red, Some(Side::Red), None)).await);
     let mut yellow_client = connect_to(addr, room).await;
     welcome(
         yellow_client
-            .join(join_as(yellow, Some(Colour::Yellow), None))
+            .join(join_as(yellow, Some(Side::Yellow), None))
             .await,
     );
     for client in [&mut red_client, &mut yellow_client] {
@@ -70,8 +70,8 @@ async fn play(app: &TestApp, red: &Identity, yellow: &Identity, end: End) -> Gam
 
 async fn finish(red: &mut Client, yellow: &mut Client, end: End) {
     match end {
-        End::Resigns(Colour::Red) => red.resign().await,
-        End::Resigns(Colour::Yellow) => yellow.resign().await,
+        End::Resigns(Side::Red) => red.resign().await,
+        End::Resigns(_) => yellow.resign().await,
         End::Draw => {
             red.offer_draw().await;
             yellow
@@ -94,8 +94,8 @@ fn crates_own(
     end: End,
 ) -> (Glicko2Rating, Glicko2Rating) {
     let outcome = match end {
-        End::Resigns(Colour::Red) => Outcomes::LOSS,
-        End::Resigns(Colour::Yellow) => Outcomes::WIN,
+        End::Resigns(Side::Red) => Outcomes::LOSS,
+        End::Resigns(_) => Outcomes::WIN,
         End::Draw => Outcomes::DRAW,
     };
     glicko2(&red, &yellow, &outcome, &Glicko2Config::new())
@@ -118,9 +118,9 @@ async fn the_rating_numbers_match_the_crates_own_for_known_results() {
     let mut bob_rating = Glicko2Rating::new();
     // Games played within a day: no deviation growth between them.
     for (red, yellow, end) in [
-        (&ann, &bob, End::Resigns(Colour::Yellow)),
+        (&ann, &bob, End::Resigns(Side::Yellow)),
         (&bob, &ann, End::Draw),
-        (&ann, &bob, End::Resigns(Colour::Red)),
+        (&ann, &bob, End::Resigns(Side::Red)),
     ] {
         let record = play(&app, red, yellow, end).await;
         assert!(record.rated);
@@ -142,7 +142,7 @@ async fn the_rating_numbers_match_the_crates_own_for_known_results() {
     let first = crates_own(
         Glicko2Rating::new(),
         Glicko2Rating::new(),
-        End::Resigns(Colour::Yellow),
+        End::Resigns(Side::Yellow),
     );
     assert_eq!(
         (first.0.rating.round(), first.1.rating.round()),
@@ -176,7 +176,7 @@ async fn a_rated_game_updates_both_ratings_once_when_the_record_is_handed_over_a
     let app = spawn_app().await;
     let ann = new_identity(&app, "Ann").await;
     let bob = new_identity(&app, "Bob").await;
-    let record = play(&app, &ann, &bob, End::Resigns(Colour::Red)).await;
+    let record = play(&app, &ann, &bob, End::Resigns(Side::Red)).await;
     let ann_after = profile(&app, ann.id).await;
     let bob_after = profile(&app, bob.id).await;
     assert_eq!(ann_after.rating.rating.round(), 1338.0);
@@ -203,7 +203,7 @@ async fn a_replayed_outbox_after_a_restart_never_rates_twice() {
     let ann = new_identity_at(&http, &base, "Ann").await;
     let bob = new_identity_at(&http, &base, "Bob").await;
     let (room, mut red, mut yellow) = seat(&http, server.addr, &ann, &bob).await;
-    finish(&mut red, &mut yellow, End::Resigns(Colour::Yellow)).await;
+    finish(&mut red, &mut yellow, End::Resigns(Side::Yellow)).await;
     let record = crate::restart::record_from(&http, &server, room).await;
     assert!(record.rated);
     let profile_at = |base: String, id: Uuid| {
@@ -307,7 +307,7 @@ async fn quick_match_prefers_the_closer_rating_among_several_waiting() {
     let high = new_identity(&app, "High").await;
     let low = new_identity(&app, "Low").await;
     let middle = new_identity(&app, "Middle").await;
-    play(&app, &high, &low, End::Resigns(Colour::Yellow)).await;
+    play(&app, &high, &low, End::Resigns(Side::Yellow)).await;
     assert_eq!(profile(&app, high.id).await.rating.rating.round(), 1662.0);
     assert_eq!(profile(&app, low.id).await.rating.rating.round(), 1338.0);
 
@@ -322,7 +322,7 @@ async fn quick_match_prefers_the_closer_rating_among_several_waiting() {
     assert_eq!(first.room_id, third.room_id, "High plays Middle");
     assert_eq!(
         first.colour,
-        Colour::Red,
+        Side::Red,
         "the one whose window ended first plays Red"
     );
     // Low waited past its window: the next request to arrive is paired with it at once.
@@ -352,7 +352,7 @@ async fn a_game_restored_after_sigkill_keeps_its_players_and_is_rated_once() {
     let base = format!("http://{}", server.addr);
     let (mut red, mut yellow) =
         crate::restart::rejoin(&server, room, &red_token, &yellow_token, &before).await;
-    finish(&mut red, &mut yellow, End::Resigns(Colour::Red)).await;
+    finish(&mut red, &mut yellow, End::Resigns(Side::Red)).await;
     let record = crate::restart::record_from(&http, &server, room).await;
     assert_eq!(record.players.red.player_id, Some(ann.id));
     assert_eq!(record.players.yellow.player_id, Some(bob.id));

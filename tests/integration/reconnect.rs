@@ -2,7 +2,7 @@
 
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_protocol::snapshot::RoomPhase;
-use aeroplane_rules::{Colour, EndReason, Side};
+use aeroplane_rules::{EndReason, Side};
 
 use crate::support::{spawn_app, spawn_app_with};
 
@@ -17,17 +17,17 @@ async fn a_player_who_reconnects_with_its_token_within_the_grace_period_gets_a_s
     let ServerMessage::PlayerDisconnected(gone) = yellow.recv().await else {
         panic!("not told")
     };
-    assert_eq!((gone.colour, gone.grace_ms), (Colour::Red, 60_000));
+    assert_eq!((gone.colour, gone.grace_ms), (Side::Red, 60_000));
 
     let mut red = app.connect(room.id).await;
     let welcome = red.join_with_token(&token).await;
-    assert_eq!(welcome.colour, Some(Colour::Red));
+    assert_eq!(welcome.colour, Some(Side::Red));
     assert_eq!(welcome.snapshot.phase, RoomPhase::Playing);
     assert_eq!(welcome.snapshot.event, yellow.seen());
     assert!(welcome.snapshot.notation.as_deref() == Some("b,b,b,b b,b,b,b red - 0"));
     let back = yellow.recv().await;
     assert!(
-        matches!(back, ServerMessage::PlayerConnected(ref c) if c.colour == Colour::Red),
+        matches!(back, ServerMessage::PlayerConnected(ref c) if c.colour == Side::Red),
         "{back:?}"
     );
     red.catch_up(yellow.seen()).await;
@@ -46,7 +46,7 @@ async fn a_new_connection_with_the_token_replaces_the_old_one() {
     let token = red.token.clone().unwrap();
     let mut second = app.connect(room.id).await;
     let welcome = second.join_with_token(&token).await;
-    assert_eq!(welcome.colour, Some(Colour::Red));
+    assert_eq!(welcome.colour, Some(Side::Red));
     let frame = red.closed().await.expect("a close frame");
     assert_eq!(
         (u16::from(frame.code), frame.reason.as_str()),

@@ -8,7 +8,7 @@ use aeroplane_protocol::api::{GameList, RoomCreated};
 use aeroplane_protocol::record::GameRecord;
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_protocol::snapshot::{RoomPhase, Snapshot};
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 use uuid::Uuid;
 
 use crate::child::ServerProcess;
@@ -37,7 +37,7 @@ pub(crate) async fn seat_both(server: &ServerProcess, room: Uuid) -> (Client, Cl
     welcome(
         red.join(player_join(
             "Ann",
-            Some(Colour::Red),
+            Some(Side::Red),
             None,
             Some("ann".into()),
         ))
@@ -48,7 +48,7 @@ pub(crate) async fn seat_both(server: &ServerProcess, room: Uuid) -> (Client, Cl
         yellow
             .join(player_join(
                 "Bob",
-                Some(Colour::Yellow),
+                Some(Side::Yellow),
                 None,
                 Some("bob".into()),
             ))
@@ -68,7 +68,7 @@ pub(crate) async fn play_some(red: &mut Client, yellow: &mut Client, actions: us
     let mut turn = TurnView::of(red);
     let mut done = 0;
     while done < actions || (turn.pending().is_none() && done < actions + 60) {
-        let actor = if turn.actor() == Colour::Red {
+        let actor = if turn.actor() == Side::Red {
             &mut *red
         } else {
             &mut *yellow
@@ -107,8 +107,8 @@ pub(crate) async fn rejoin(
     let red_welcome = red.join_with_token(red_token).await;
     let mut yellow = connect_to(server.addr, room).await;
     let yellow_welcome = yellow.join_with_token(yellow_token).await;
-    assert_eq!(red_welcome.colour, Some(Colour::Red));
-    assert_eq!(yellow_welcome.colour, Some(Colour::Yellow));
+    assert_eq!(red_welcome.colour, Some(Side::Red));
+    assert_eq!(yellow_welcome.colour, Some(Side::Yellow));
     for after in [&red_welcome.snapshot, &yellow_welcome.snapshot] {
         assert_eq!(after.phase, RoomPhase::Playing);
         assert_eq!(after.game, before.game, "same position, same pending roll");
@@ -162,7 +162,8 @@ pub(crate) fn check_record(record: &GameRecord, before: &Snapshot, actions_befor
     )
     .unwrap();
     assert_eq!(
-        prefix, before.game,
+        prefix,
+        before.game(),
         "the actions before the restart are all in the record"
     );
     let fairness = &record.fairness;

@@ -12,7 +12,7 @@ use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::record::{Mode, PlayerKind};
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_protocol::snapshot::{RoomPhase, Snapshot};
-use aeroplane_rules::{Colour, EndReason, Side, TableAction};
+use aeroplane_rules::{EndReason, Side, TableAction};
 use uuid::Uuid;
 
 use crate::child::ServerProcess;
@@ -80,12 +80,11 @@ async fn stop(server: &mut ServerProcess, client: &mut Client, graceful: bool) {
 }
 
 /// Reads until the computer's seat is connected again (its bot rejoins on its own).
-async fn computer_rejoined(client: &mut Client, snapshot: &Snapshot, computer: Colour) {
-    let connected = match computer {
-        Colour::Red => snapshot.seats.red.as_ref(),
-        Colour::Yellow => snapshot.seats.yellow.as_ref(),
-    }
-    .is_some_and(|seat| seat.connected);
+async fn computer_rejoined(client: &mut Client, snapshot: &Snapshot, computer: Side) {
+    let connected = snapshot
+        .seats
+        .get(computer)
+        .is_some_and(|seat| seat.connected);
     if !connected {
         client
             .recv_until(|m| matches!(m, ServerMessage::PlayerConnected(c) if c.colour == computer))
@@ -106,7 +105,7 @@ async fn a_single_player_room_survives(body: serde_json::Value, graceful: bool) 
     let token = client.token.clone().unwrap();
     // In a computer room the person plays one colour; in a local room both.
     let person = room.colour;
-    let mine = move |colour: Colour| person.is_none_or(|person| person == colour);
+    let mine = move |colour: Side| person.is_none_or(|person| person == colour);
     let choice = move |turn: &TurnView| mine(turn.actor()) && turn.pending().is_some();
 
     let mut turn = TurnView::of(&client);
@@ -136,7 +135,7 @@ async fn a_single_player_room_survives(body: serde_json::Value, graceful: bool) 
     assert_eq!(again.colour, person);
     assert_eq!(
         again.colours,
-        person.map_or(Colour::ALL.to_vec(), |c| vec![c])
+        person.map_or(vec![Side::Red, Side::Yellow], |c| vec![c])
     );
     let after = &again.snapshot;
     assert_eq!(after.phase, RoomPhase::Playing);
@@ -151,7 +150,7 @@ async fn a_single_player_room_survives(body: serde_json::Value, graceful: bool) 
     // Past the seat's own `player_connected`, and the computer's once its bot is back.
     let now = client.sync().await;
     if let Some(person) = person {
-        computer_rejoined(&mut client, &now, person.opponent()).await;
+        computer_rejoined(&mut client, &now, person.opposite()).await;
     }
 
     // Undo goes back through the three choices made before the restart, and no further.
@@ -175,14 +174,14 @@ async fn a_single_player_room_survives(body: serde_json::Value, graceful: bool) 
     assert_eq!(record.result.winner, over.result.winner);
     check_record(&record, &before, actions_before);
     if let Some(person) = person {
-        let computer = record.players.get(person.opponent());
+        let computer = record.players.seat(person.opposite()).unwrap();
         assert_eq!(computer.kind, PlayerKind::Computer);
         assert_eq!(computer.level, room.level);
         let computer_rolls_after = record.actions[actions_before..]
             .iter()
             .filter(|logged| {
                 !logged.undone
-                    && matches!(logged.action, TableAction::Roll { colour, .. } if colour != person.into())
+                    && matches!(logged.action, TableAction::Roll { colour, .. } if colour != person)
             })
             .count();
         assert!(
@@ -238,7 +237,7 @@ async fn the_turn_clock_runs_again_after_a_restart_and_keeps_its_strikes() {
         &mut red,
         &mut yellow,
         &mut turn,
-        |m| matches!(m, ServerMessage::Rolled(rolled) if rolled.colour == Colour::Red),
+        |m| matches!(m, ServerMessage::Rolled(rolled) if rolled.colour == Side::Red),
     )
     .await;
     server.kill();
@@ -267,7 +266,7 @@ async fn the_turn_clock_runs_again_after_a_restart_and_keeps_its_strikes() {
     assert!(
         !seen
             .iter()
-            .any(|m| matches!(m, ServerMessage::Rolled(rolled) if rolled.colour == Colour::Red)),
+            .any(|m| matches!(m, ServerMessage::Rolled(rolled) if rolled.colour == Side::Red)),
         "the strike before the restart counted: the second forfeits at once: {seen:?}"
     );
     assert!(

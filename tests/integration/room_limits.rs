@@ -8,7 +8,7 @@ use std::time::Duration;
 use aeroplane_protocol::api::ApiError;
 use aeroplane_protocol::error::{CloseCode, ErrorCode};
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 
 use crate::child::ServerProcess;
 use crate::restart::{create_room, seat_both};
@@ -92,7 +92,7 @@ async fn a_waiting_room_closes_after_its_ttl_even_with_a_player_in_it_but_a_game
     let app = spawn_app_with(|config| config.waiting_room_ttl_ms = 300).await;
     let waiting = app.create_room().await;
     let mut lonely = app.connect(waiting.id).await;
-    lonely.join_player("Ann", Some(Colour::Red)).await;
+    lonely.join_player("Ann", Some(Side::Red)).await;
     let playing = app.create_room().await;
     let (mut red, _yellow) = app.start_game(&playing).await;
 

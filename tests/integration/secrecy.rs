@@ -3,7 +3,7 @@
 
 use aeroplane_dice::{ClientSeed, GameKey, ServerSeed};
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 
 use crate::support::{Client, play_to_end, player_join, spawn_app, welcome};
 
@@ -14,12 +14,12 @@ async fn no_frame_carries_another_seats_token_or_the_seeds_before_game_over() {
     let mut watcher = app.connect(room.id).await;
     watcher.join_spectator("Eve").await;
     let mut red = app.connect(room.id).await;
-    let join = player_join("Ann", Some(Colour::Red), None, Some("red's seed".into()));
+    let join = player_join("Ann", Some(Side::Red), None, Some("red's seed".into()));
     welcome(red.join(join).await);
     let mut first_yellow = app.connect(room.id).await;
     let join = player_join(
         "Bob",
-        Some(Colour::Yellow),
+        Some(Side::Yellow),
         None,
         Some("yellow's seed".into()),
     );

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use aeroplane_protocol::server::{GameOver, ServerMessage};
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 
 use crate::support::{TestApp, TurnView, spawn_app_with};
 
@@ -36,7 +36,7 @@ async fn play_with_reconnects(app: &TestApp, seed: u64) -> (uuid::Uuid, GameOver
         random ^= random >> 7;
         random ^= random << 17;
         if random.is_multiple_of(25) {
-            let seat = if turn.actor() == Colour::Red {
+            let seat = if turn.actor() == Side::Red {
                 &mut red
             } else {
                 &mut yellow
@@ -57,7 +57,7 @@ async fn play_with_reconnects(app: &TestApp, seed: u64) -> (uuid::Uuid, GameOver
             // A new Red connection starts from its welcome, not from the events before it.
             turn = TurnView::of(&red);
         }
-        let actor = if turn.actor() == Colour::Red {
+        let actor = if turn.actor() == Side::Red {
             &mut red
         } else {
             &mut yellow

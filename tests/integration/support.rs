@@ -8,12 +8,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aeroplane_protocol::api::RoomCreated;
+use aeroplane_protocol::board::BoardPhase;
 use aeroplane_protocol::client::{Act, ClientMessage, Join, MovePlane, Request, Role};
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::follow::{Followed, RoomView};
 use aeroplane_protocol::record::GameRecord;
 use aeroplane_protocol::server::{ErrorMessage, GameOver, ServerMessage, Welcome};
-use aeroplane_rules::{Colour, Phase, Plane, PlaneSet};
+use aeroplane_rules::{Plane, PlaneSet, Side};
 use aeroplane_server::{Config, RunningServer};
 use aeroplane_store::{GameStore, MemoryStore};
 use futures_util::{SinkExt, StreamExt};
@@ -171,9 +172,9 @@ impl TestApp {
     /// Creates a room and seats two players in it: Red first, then Yellow.
     pub(crate) async fn start_game(&self, room: &RoomCreated) -> (Client, Client) {
         let mut red = self.connect(room.id).await;
-        red.join_player("Ann", Some(Colour::Red)).await;
+        red.join_player("Ann", Some(Side::Red)).await;
         let mut yellow = self.connect(room.id).await;
-        yellow.join_player("Bob", Some(Colour::Yellow)).await;
+        yellow.join_player("Bob", Some(Side::Yellow)).await;
         red.recv_until(|m| matches!(m, ServerMessage::GameStarted(_)))
             .await;
         yellow
@@ -248,7 +249,7 @@ pub(crate) struct Client {
     /// The room as every message received so far describes it.
     view: RoomView,
     /// The seat's colour, once joined as a player.
-    pub(crate) colour: Option<Colour>,
+    pub(crate) colour: Option<Side>,
     /// The seat token, once joined as a player.
     pub(crate) token: Option<String>,
     next_id: u64,
@@ -384,7 +385,7 @@ impl Client {
     }
 
     /// Joins as a player and expects a welcome.
-    pub(crate) async fn join_player(&mut self, name: &str, colour: Option<Colour>) -> Welcome {
+    pub(crate) async fn join_player(&mut self, name: &str, colour: Option<Side>) -> Welcome {
         let join = player_join(name, colour, None, None);
         welcome(self.join(join).await)
     }
@@ -402,6 +403,7 @@ impl Client {
             role: Role::Spectator,
             name: name.to_owned(),
             colour: None,
+            names: Vec::new(),
             token: None,
             client_seed: None,
             player: None,
@@ -487,7 +489,7 @@ impl Client {
 /// A player's `join`.
 pub(crate) fn player_join(
     name: &str,
-    colour: Option<Colour>,
+    colour: Option<Side>,
     token: Option<String>,
     client_seed: Option<String>,
 ) -> Join {
@@ -496,6 +498,7 @@ pub(crate) fn player_join(
         role: Role::Player,
         name: name.to_owned(),
         colour,
+        names: Vec::new(),
         token,
         client_seed,
         player: None,
@@ -547,15 +550,15 @@ impl TurnView {
     }
 
     /// Who acts.
-    pub(crate) fn actor(&self) -> Colour {
-        self.view.game().to_act()
+    pub(crate) fn actor(&self) -> Side {
+        self.view.board().to_act()
     }
 
     /// The legal planes of a pending roll, if a move is awaited.
     pub(crate) fn pending(&self) -> Option<PlaneSet> {
-        match self.view.game().phase() {
-            Phase::AwaitingMove { legal, .. } => Some(legal),
-            Phase::AwaitingRoll | Phase::Over(_) => None,
+        match self.view.board().phase() {
+            BoardPhase::AwaitingMove { legal, .. } => Some(legal),
+            BoardPhase::AwaitingRoll | BoardPhase::Over => None,
         }
     }
 
@@ -612,7 +615,7 @@ async fn play_on(
     mut on_message: impl FnMut(&ServerMessage),
 ) -> GameOver {
     loop {
-        let actor = if turn.actor() == Colour::Red {
+        let actor = if turn.actor() == Side::Red {
             &mut *red
         } else {
             &mut *yellow
@@ -636,7 +639,7 @@ async fn play_on(
             }
             turn.follow(&message);
         }
-        if turn.actor() == Colour::Yellow {
+        if turn.actor() == Side::Yellow {
             yellow.catch_up(red.seen()).await;
         }
     }

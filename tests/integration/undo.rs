@@ -6,7 +6,7 @@ use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::record::GameRecord;
 use aeroplane_protocol::server::{Moved, ServerMessage, Undone};
 use aeroplane_protocol::snapshot::Snapshot;
-use aeroplane_rules::{Colour, EndReason};
+use aeroplane_rules::{EndReason, Side};
 
 use crate::computer::{Stop, computer_game, drive, fast_app};
 use crate::support::{Client, TurnView};
@@ -38,7 +38,7 @@ pub(crate) fn assert_restored(undone: &Undone, before: &Snapshot) {
     );
     assert!(before.notation.as_deref().unwrap().split(' ').nth(3) != Some("-"));
     assert_eq!(undone.snapshot.event, undone.event);
-    assert_eq!(undone.colour, before.game.to_act());
+    assert_eq!(undone.colour, before.board().to_act());
 }
 
 /// Every roll the record's seeds give, in order, as many as the record holds.
@@ -63,8 +63,8 @@ fn stream_of(record: &GameRecord) -> Vec<u8> {
 async fn undo_restores_the_exact_earlier_position_and_repeated_undo_goes_further_back() {
     let app = fast_app().await;
     let (room, mut human) = computer_game(&app, serde_json::json!({ "mode": "computer" })).await;
-    let red = |colour: Colour| colour == Colour::Red;
-    let choice = |turn: &TurnView| turn.actor() == Colour::Red && turn.pending().is_some();
+    let red = |colour: Side| colour == Side::Red;
+    let choice = |turn: &TurnView| turn.actor() == Side::Red && turn.pending().is_some();
     let mut turn = TurnView::of(&human);
 
     // Two plane choices of the human, the position before each kept.
@@ -85,10 +85,7 @@ async fn undo_restores_the_exact_earlier_position_and_repeated_undo_goes_further
         .await;
     turn.sent();
     // Play on (the computer too) until the human must act again.
-    let Stop::Wanted = drive(&mut human, &mut turn, red, |turn| {
-        turn.actor() == Colour::Red
-    })
-    .await
+    let Stop::Wanted = drive(&mut human, &mut turn, red, |turn| turn.actor() == Side::Red).await
     else {
         panic!("the game ended early")
     };
@@ -105,7 +102,7 @@ async fn undo_restores_the_exact_earlier_position_and_repeated_undo_goes_further
     // The game goes on from there: the same roll is pending, and the die is not rewound.
     turn = TurnView::of(&human);
     let Stop::Wanted = drive(&mut human, &mut turn, red, |turn| {
-        turn.actor() == Colour::Red && turn.pending().is_none()
+        turn.actor() == Side::Red && turn.pending().is_none()
     })
     .await
     else {
@@ -163,8 +160,8 @@ async fn the_computer_does_not_act_on_a_position_that_an_undo_took_back() {
     // The computer waits a little before each action, long enough to undo in between.
     let app = crate::support::spawn_app_with(|config| config.bot_pace_ms = 400).await;
     let (_room, mut human) = computer_game(&app, serde_json::json!({ "mode": "computer" })).await;
-    let red = |colour: Colour| colour == Colour::Red;
-    let choice = |turn: &TurnView| turn.actor() == Colour::Red && turn.pending().is_some();
+    let red = |colour: Side| colour == Side::Red;
+    let choice = |turn: &TurnView| turn.actor() == Side::Red && turn.pending().is_some();
     let mut turn = TurnView::of(&human);
     // A choice for a roll other than six whose move hands the turn to the computer. A move that
     // captures or finishes earns another roll instead: then play on until one that does not.

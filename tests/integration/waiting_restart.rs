@@ -7,7 +7,7 @@ use std::time::Duration;
 use aeroplane_protocol::api::RoomStatus;
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_protocol::snapshot::RoomPhase;
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 
 use crate::child::ServerProcess;
 use crate::restart::{DEADLINE_MS, create_room, record_from};
@@ -25,7 +25,7 @@ async fn status(http: &reqwest::Client, server: &ServerProcess, id: uuid::Uuid) 
     response.json().await.unwrap()
 }
 
-async fn join(server: &ServerProcess, room: uuid::Uuid, name: &str, colour: Colour) -> Client {
+async fn join(server: &ServerProcess, room: uuid::Uuid, name: &str, colour: Side) -> Client {
     let mut client = connect_to(server.addr, room).await;
     let seed = Some(name.to_lowercase());
     welcome(
@@ -43,7 +43,7 @@ async fn waiting_rooms_survive(graceful: bool) {
     // A room with its first player seated, one with nobody yet, and a computer room whose
     // person has not come.
     let half = create_room(&http, &server).await;
-    let mut ann = join(&server, half.id, "Ann", Colour::Red).await;
+    let mut ann = join(&server, half.id, "Ann", Side::Red).await;
     let token = ann.token.clone().expect("a seat token");
     let empty = create_room(&http, &server).await;
     let computer = crate::computer::create_at(
@@ -74,8 +74,8 @@ async fn waiting_rooms_survive(graceful: bool) {
 
     // Ann's token takes her seat again; Bob comes by the invite link; they play it out.
     let mut ann = connect_to(server.addr, half.id).await;
-    assert_eq!(ann.join_with_token(&token).await.colour, Some(Colour::Red));
-    let mut bob = join(&server, half.id, "Bob", Colour::Yellow).await;
+    assert_eq!(ann.join_with_token(&token).await.colour, Some(Side::Red));
+    let mut bob = join(&server, half.id, "Bob", Side::Yellow).await;
     for client in [&mut ann, &mut bob] {
         client
             .recv_until(|m| matches!(m, ServerMessage::GameStarted(_)))
@@ -94,8 +94,8 @@ async fn waiting_rooms_survive(graceful: bool) {
     assert_dice_verify(&record);
 
     // The empty room's invite link still seats two players.
-    let mut cy = join(&server, empty.id, "Cy", Colour::Red).await;
-    let _dee = join(&server, empty.id, "Dee", Colour::Yellow).await;
+    let mut cy = join(&server, empty.id, "Cy", Side::Red).await;
+    let _dee = join(&server, empty.id, "Dee", Side::Yellow).await;
     cy.recv_until(|m| matches!(m, ServerMessage::GameStarted(_)))
         .await;
 
@@ -108,7 +108,7 @@ async fn waiting_rooms_survive(graceful: bool) {
         status(&http, &server, computer.id)
             .await
             .seats
-            .get(computer.colour.expect("the person's colour").opponent())
+            .get(computer.colour.expect("the person's colour").opposite())
             .is_some(),
         "the computer holds its seat"
     );

@@ -21,11 +21,15 @@ async fn main() -> anyhow::Result<()> {
 
     let url = room_url(&server, room.id);
     let mut red = Client::connect(&url).await?;
-    red.join_player("Random Red", Some(Colour::Red), Some("red's own seed"))
-        .await?;
+    red.join_player(
+        "Random Red",
+        Some(Colour::Red.into()),
+        Some("red's own seed"),
+    )
+    .await?;
     let mut yellow = Client::connect(&url).await?;
     yellow
-        .join_player("Random Yellow", Some(Colour::Yellow), None)
+        .join_player("Random Yellow", Some(Colour::Yellow.into()), None)
         .await?;
 
     let (red_moves, yellow_moves) = tokio::try_join!(play(red, 1), play(yellow, 2))?;
@@ -56,13 +60,16 @@ async fn play(mut client: Client, seed: u64) -> anyhow::Result<u32> {
             }
             Turn::Move { .. } => {
                 let seed = seed * 1_000 + u64::from(moves);
-                let decision =
-                    aeroplane_bot::choose(aeroplane_bot::Level::Random, client.game(), seed)?;
+                let decision = aeroplane_bot::choose(
+                    aeroplane_bot::Level::Random,
+                    client.game().expect("a plyyard room"),
+                    seed,
+                )?;
                 client.move_plane(decision.plane)?;
                 moves += 1;
             }
             Turn::Over(result) => {
-                if client.colour() == Some(Colour::Red) {
+                if client.colour() == Some(Colour::Red.into()) {
                     println!("game over: {result:?}");
                 }
                 return Ok(moves);

@@ -10,7 +10,7 @@ use aeroplane_protocol::api::{
     QuickMatchRequest, QuickMatched, Replay, RoomCreated, RoomStatus,
 };
 use aeroplane_protocol::record::{GameRecord, Mode};
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 use uuid::Uuid;
 
 /// Why an HTTP request to the server failed.
@@ -124,7 +124,7 @@ impl Api {
     /// seat at `level`.
     pub async fn create_computer_room(
         &self,
-        colour: Colour,
+        colour: Side,
         level: Level,
     ) -> Result<RoomCreated, ApiError> {
         let request = CreateRoom {
@@ -150,6 +150,8 @@ impl Api {
         let request = QuickMatchRequest {
             name: name.to_owned(),
             client_seed: client_seed.map(str::to_owned),
+            ruleset: None,
+            players: None,
         };
         self.post_json("/api/quick-match", &request).await
     }

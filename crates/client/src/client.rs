@@ -12,13 +12,14 @@
 use std::net::IpAddr;
 use std::time::Duration;
 
+use aeroplane_protocol::board::{Board, BoardPhase};
 use aeroplane_protocol::client::{Act, ClientMessage, Join, MovePlane, Request, Role};
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::follow::{Followed, RoomView};
 use aeroplane_protocol::record::ResultRecord;
 use aeroplane_protocol::server::{ErrorMessage, ServerMessage, Welcome};
 use aeroplane_protocol::snapshot::FairnessView;
-use aeroplane_rules::{Colour, Die, Game, Phase, Plane, PlaneSet};
+use aeroplane_rules::{Die, Game, Plane, PlaneSet, Side};
 use tokio::sync::mpsc;
 use uuid::Uuid;
 
@@ -107,7 +108,7 @@ pub struct Client {
 #[derive(Clone, Debug, Default)]
 struct RoomState {
     view: RoomView,
-    colour: Option<Colour>,
+    colour: Option<Side>,
     token: Option<String>,
     joined: bool,
     /// The request id of an action sent and not yet answered by an event or an error.
@@ -158,7 +159,7 @@ impl Client {
     pub async fn join_player(
         &mut self,
         name: &str,
-        colour: Option<Colour>,
+        colour: Option<Side>,
         client_seed: Option<&str>,
     ) -> Result<Welcome, ClientError> {
         self.join(Join {
@@ -166,6 +167,7 @@ impl Client {
             role: Role::Player,
             name: name.to_owned(),
             colour,
+            names: Vec::new(),
             token: None,
             client_seed: client_seed.map(str::to_owned),
             player: self.player.clone(),
@@ -184,6 +186,7 @@ impl Client {
             role: Role::Player,
             name: name.to_owned(),
             colour: None,
+            names: Vec::new(),
             token: Some(token.to_owned()),
             client_seed: None,
             player: self.player.clone(),
@@ -198,6 +201,7 @@ impl Client {
             role: Role::Spectator,
             name: name.to_owned(),
             colour: None,
+            names: Vec::new(),
             token: None,
             client_seed: None,
             player: None,
@@ -262,16 +266,14 @@ impl Client {
         {
             return None;
         }
-        if view.game().to_act() != colour {
+        let board = view.board();
+        if board.to_act() != colour {
             return None;
         }
-        match view.game().phase() {
-            Phase::AwaitingRoll => Some(Turn::Roll),
-            Phase::AwaitingMove { roll, legal } => Some(Turn::Move { roll, legal }),
-            Phase::Over(outcome) => Some(Turn::Over(ResultRecord::plyyard(
-                outcome.winner,
-                outcome.reason,
-            ))),
+        match board.phase() {
+            BoardPhase::AwaitingRoll => Some(Turn::Roll),
+            BoardPhase::AwaitingMove { roll, legal } => Some(Turn::Move { roll, legal }),
+            BoardPhase::Over => board.result().map(Turn::Over),
         }
     }
 
@@ -359,12 +361,18 @@ impl Client {
     }
 
     /// The position as far as this client has seen.
-    pub fn game(&self) -> &Game {
+    pub fn board(&self) -> &Board {
+        self.state.view.board()
+    }
+
+    /// The position of a two-player `plyyard` room as far as this client has seen (`None` in a
+    /// table room: see [`Client::board`]).
+    pub fn game(&self) -> Option<&Game> {
         self.state.view.game()
     }
 
     /// This client's seat, if it has one.
-    pub fn colour(&self) -> Option<Colour> {
+    pub fn colour(&self) -> Option<Side> {
         self.state.colour
     }
 

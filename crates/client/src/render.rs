@@ -358,7 +358,7 @@ mod tests {
     fn watch_and_play_describe_a_hostile_name_escaped() {
         let message = ServerMessage::PlayerConnected(aeroplane_protocol::server::PlayerConnected {
             event: 1,
-            colour: Colour::Red,
+            colour: Colour::Red.into(),
             name: "\u{1b}]0;owned\u{7}".to_owned(),
             deadline_ms: None,
         });

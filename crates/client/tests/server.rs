@@ -12,7 +12,7 @@ use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::record::{GameRecord, Mode, PlayerKind};
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_protocol::snapshot::ComputerView;
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 use aeroplane_server::{Config, RunningServer};
 use aeroplane_store::MemoryStore;
 use clap::Parser as _;
@@ -73,7 +73,7 @@ async fn play_random(mut client: Client, seed: u64) -> Result<Turn, ClientError>
                 step += 1;
                 let decision = aeroplane_bot::choose(
                     aeroplane_bot::Level::Random,
-                    client.game(),
+                    client.game().expect("a plyyard room"),
                     seed * 10_000 + step,
                 )
                 .unwrap();
@@ -90,17 +90,17 @@ async fn seated_pair(server: &TestServer) -> (Uuid, Client, Client) {
     let url = room_url(&server.url, room.id);
     let mut red = Client::connect(&url).await.unwrap();
     let welcome = red
-        .join_player("Ann", Some(Colour::Red), Some("ann's seed"))
+        .join_player("Ann", Some(Side::Red), Some("ann's seed"))
         .await
         .unwrap();
     assert_eq!(
         (welcome.role, welcome.colour),
-        (Role::Player, Some(Colour::Red))
+        (Role::Player, Some(Side::Red))
     );
     assert!(welcome.token.is_some());
     let mut yellow = Client::connect(&url).await.unwrap();
     yellow.join_player("Bob", None, None).await.unwrap();
-    assert_eq!(yellow.colour(), Some(Colour::Yellow));
+    assert_eq!(yellow.colour(), Some(Side::Yellow));
     (room.id, red, yellow)
 }
 
@@ -197,7 +197,7 @@ async fn a_spectator_follows_the_game_to_the_same_final_position() {
     players.await.unwrap();
     let record = stored_record(&Api::new(&server.url).unwrap(), id).await;
     assert_eq!(rolls, record.rolls);
-    assert_eq!(*spectator.game(), record.replay().unwrap());
+    assert_eq!(*spectator.game().unwrap(), record.replay().unwrap());
 }
 
 #[tokio::test]
@@ -221,7 +221,7 @@ async fn a_dropped_player_reconnects_with_its_token_and_finishes_the_game() {
             break welcome;
         }
     };
-    assert_eq!(welcome.colour, Some(Colour::Red));
+    assert_eq!(welcome.colour, Some(Side::Red));
     assert_eq!(welcome.token.as_deref(), Some(token.as_str()));
     assert_eq!(red.seen(), welcome.snapshot.event);
 
@@ -252,12 +252,12 @@ async fn a_client_plays_the_servers_computer_to_the_end_and_the_record_names_it(
     let api = Api::new(&server.url).unwrap();
     // Yellow, so the computer rolls first.
     let room = api
-        .create_computer_room(Colour::Yellow, Level::Easy)
+        .create_computer_room(Side::Yellow, Level::Easy)
         .await
         .unwrap();
     assert_eq!(
         (room.mode, room.colour, room.level.as_deref()),
-        (Mode::Computer, Some(Colour::Yellow), Some("easy"))
+        (Mode::Computer, Some(Side::Yellow), Some("easy"))
     );
     let mut human = Client::connect(&ws_url(&server.url, &room.ws_path))
         .await
@@ -266,12 +266,12 @@ async fn a_client_plays_the_servers_computer_to_the_end_and_the_record_names_it(
         .join_player("Ann", None, Some("ann's seed"))
         .await
         .unwrap();
-    assert_eq!(welcome.colour, Some(Colour::Yellow));
-    assert_eq!(welcome.colours, vec![Colour::Yellow]);
+    assert_eq!(welcome.colour, Some(Side::Yellow));
+    assert_eq!(welcome.colours, vec![Side::Yellow]);
     assert_eq!(
         welcome.snapshot.computer,
         Some(ComputerView {
-            colour: Colour::Red,
+            colour: Side::Red,
             level: "easy".to_owned(),
         })
     );

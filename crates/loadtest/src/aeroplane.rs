@@ -5,6 +5,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use aeroplane_bot::Level;
+use aeroplane_protocol::board::Board;
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_rules::Colour;
 
@@ -60,7 +61,11 @@ async fn game(slot: &mut RoomSlot<'_>, api: &Api) -> Result<Ended, String> {
             .map_err(|error| code_of(&error))?;
         within(
             timeout,
-            client.join_player(&format!("bot-{}", colour.as_str()), Some(colour), None),
+            client.join_player(
+                &format!("bot-{}", colour.as_str()),
+                Some(colour.into()),
+                None,
+            ),
         )
         .await?
         .map_err(|error| code_of(&error))?;
@@ -134,7 +139,13 @@ async fn play_bot(
             Turn::Roll => None,
             Turn::Move { .. } => {
                 turn_seed = turn_seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                match aeroplane_bot::choose(shared.level, client.game(), turn_seed) {
+                let decision = match client.board() {
+                    Board::Plyyard(game) => aeroplane_bot::choose(shared.level, game, turn_seed),
+                    Board::Table(table) => {
+                        aeroplane_bot::choose_table(shared.level, table, turn_seed)
+                    }
+                };
+                match decision {
                     Ok(decision) => Some(decision.plane),
                     Err(_) => break Err("bot".into()),
                 }

@@ -1,6 +1,6 @@
 //! The HTTP API's JSON bodies: rooms, quick match, finished games, players and errors.
 
-use aeroplane_rules::{Colour, Game};
+use aeroplane_rules::{Game, Side};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -25,14 +25,28 @@ pub struct CreateRoom {
     /// The kind of room: `online` (the default), `computer` or `local`.
     #[serde(default = "online")]
     pub mode: Mode,
-    /// Computer rooms only: the human's colour (`red` when absent); the computer plays the other.
+    /// The edition: `plyyard` (when absent), `flights` or `classic` (`docs/rules/`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruleset: Option<String>,
+    /// How many players: 2 (when absent) to 4, as the edition allows (`plyyard`: 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<u8>,
+    /// The edition's house rules to turn on, by name: `jump-after-shortcut` (`classic` only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub house_rules: Vec<String>,
+    /// Computer rooms only: the human's colour (`red` when absent); the computers play the
+    /// others.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<crate::openapi::ColourName>)]
-    pub colour: Option<Colour>,
+    pub colour: Option<Side>,
     /// Computer rooms only: the computer's level, `random`, `easy`, `normal` (when absent) or
-    /// `hard`.
+    /// `hard`; in a room of three or four, every computer's unless `levels` says otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<String>,
+    /// Computer rooms of three or four only: each computer's level, in turn order of the
+    /// computers' colours (one to three entries; the last repeats for the computers not named).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub levels: Vec<String>,
     /// Test builds only: the server seed (64 hex digits) instead of a fresh one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub test_server_seed: Option<String>,
@@ -50,8 +64,12 @@ impl Default for CreateRoom {
     fn default() -> Self {
         CreateRoom {
             mode: Mode::Online,
+            ruleset: None,
+            players: None,
+            house_rules: Vec::new(),
             colour: None,
             level: None,
+            levels: Vec::new(),
             test_server_seed: None,
             turn_clock_ms: None,
         }
@@ -74,10 +92,25 @@ pub struct RoomCreated {
     /// Computer rooms only: the human's colour (join without a colour to take it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<crate::openapi::ColourName>)]
-    pub colour: Option<Colour>,
+    pub colour: Option<Side>,
     /// Computer rooms only: the computer's level.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<String>,
+    /// Table rooms only (any other edition or player count): the edition, e.g. `flights` or
+    /// `classic+jump-after-shortcut`, and the colours that play, in turn order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<TableRules>,
+}
+
+/// What a table room plays: the edition with its house rules and the seated colours.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct TableRules {
+    /// The edition and its house rules, as the notation names them (`classic+jump-after-shortcut`).
+    #[schema(value_type = String)]
+    pub rules: aeroplane_rules::Rules,
+    /// The colours that play, in turn order.
+    #[schema(value_type = Vec<crate::openapi::ColourName>)]
+    pub seats: Vec<Side>,
 }
 
 /// `GET /api/rooms/{id}`: a room's public status.
@@ -89,8 +122,11 @@ pub struct RoomStatus {
     pub mode: Mode,
     /// Waiting, playing or over.
     pub phase: RoomPhase,
-    /// Both seats.
+    /// The seats.
     pub seats: Seats,
+    /// Table rooms only: the edition and the colours that play.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<TableRules>,
     /// How many spectators are connected.
     pub spectators: u32,
     /// The number of the last room event.
@@ -106,6 +142,14 @@ pub struct QuickMatchRequest {
     /// The player's dice seed.
     #[serde(default)]
     pub client_seed: Option<String>,
+    /// The edition to play: `plyyard` (when absent), `flights` or `classic`. Players wait in
+    /// one queue per edition and player count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruleset: Option<String>,
+    /// How many players the game seats: 2 (when absent) to 4, as the edition allows. A queue
+    /// of four fills when four wait.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<u8>,
 }
 
 /// The answer to a quick match: a seat already taken for you in a new room.
@@ -115,7 +159,7 @@ pub struct QuickMatched {
     pub room_id: Uuid,
     /// Your colour.
     #[schema(value_type = crate::openapi::ColourName)]
-    pub colour: Colour,
+    pub colour: Side,
     /// Your seat token: send it in `join` on the room's WebSocket.
     pub token: String,
     /// The path of the room's WebSocket endpoint.
@@ -247,7 +291,7 @@ pub struct LiveRoom {
     pub ws_path: String,
     /// The player's colour (Red's seat for the player of a local room, who holds both).
     #[schema(value_type = crate::openapi::ColourName)]
-    pub colour: Colour,
+    pub colour: Side,
     /// The seat token: send it in `join` to take the seat (again).
     pub token: String,
     /// The kind of room.

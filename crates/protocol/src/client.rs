@@ -4,7 +4,7 @@
 //! say *what* was wrong (`malformed`, `unknown_type` or `bad_field`) and echo the request `id`
 //! even when the rest of the message is unusable.
 
-use aeroplane_rules::{Colour, Plane};
+use aeroplane_rules::{Plane, Side};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ErrorCode;
@@ -132,7 +132,11 @@ pub struct Join {
     pub name: String,
     /// The colour asked for; any free seat when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub colour: Option<Colour>,
+    pub colour: Option<Side>,
+    /// A local room of three or four: the name of each seat in turn order (the first for Red);
+    /// seats not named take `name`. Refused in any other room.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
     /// The seat token from an earlier `welcome`, to reclaim that seat.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
@@ -365,7 +369,8 @@ mod tests {
                 id: Some(2),
                 role: Role::Player,
                 name: "Ann".into(),
-                colour: Some(Colour::Yellow),
+                colour: Some(Side::Yellow),
+                names: Vec::new(),
                 token: None,
                 client_seed: Some("lucky".into()),
                 player: None,

@@ -94,13 +94,19 @@ pub enum ErrorCode {
     /// HTTP, cluster mode: another node holds the room's lease and serves it (409); the
     /// message and the `Aeroplane-Room-Owner` header name that node.
     RoomElsewhere,
+    /// A room or quick match asked for a `ruleset` or a house rule this server does not play
+    /// (`plyyard`, `flights`, `classic`; `jump-after-shortcut` in `classic` only).
+    UnknownRuleset,
+    /// A room or quick match asked for more or fewer players than its edition seats
+    /// (`plyyard`: 2; `flights` and `classic`: 2 to 4), or a computer room's levels do not fit.
+    BadPlayerCount,
     /// The rules refused the action (e.g. `not_your_turn`, `illegal_plane`).
     Rule(RuleError),
 }
 
 impl ErrorCode {
     /// Every protocol code that is not a rules code, for documentation and tests.
-    pub const PROTOCOL: [ErrorCode; 39] = [
+    pub const PROTOCOL: [ErrorCode; 41] = [
         ErrorCode::Malformed,
         ErrorCode::UnknownType,
         ErrorCode::BadField,
@@ -140,6 +146,8 @@ impl ErrorCode {
         ErrorCode::BadIdentity,
         ErrorCode::PlayerNotFound,
         ErrorCode::RoomElsewhere,
+        ErrorCode::UnknownRuleset,
+        ErrorCode::BadPlayerCount,
     ];
 
     /// The stable code, e.g. `stale` or `not_your_turn`.
@@ -184,6 +192,8 @@ impl ErrorCode {
             ErrorCode::BadIdentity => "bad_identity",
             ErrorCode::PlayerNotFound => "player_not_found",
             ErrorCode::RoomElsewhere => "room_elsewhere",
+            ErrorCode::UnknownRuleset => "unknown_ruleset",
+            ErrorCode::BadPlayerCount => "bad_player_count",
             ErrorCode::Rule(error) => error.code(),
         }
     }

@@ -8,10 +8,11 @@
 //! the numbering, a position that disagrees, or a kind of event a newer server sends) is reported
 //! as [`Followed::Gap`], and the caller sends `sync` and hands the answer to the view.
 
-use aeroplane_rules::{Action, EndReason, Event, Forfeit, Game};
+use aeroplane_rules::{EndReason, Forfeit, Game, Side, TableAction};
 use uuid::Uuid;
 
-use crate::events::{Reveal, wire_events};
+use crate::board::{Board, BoardEvents, BoardPhase};
+use crate::events::Reveal;
 use crate::record::ResultRecord;
 use crate::server::ServerMessage;
 use crate::snapshot::{FairnessView, Snapshot};
@@ -34,7 +35,7 @@ pub enum Followed {
 pub struct RoomView {
     room_id: Option<Uuid>,
     seen: u64,
-    game: Game,
+    board: Board,
     fairness: Option<FairnessView>,
     result: Option<ResultRecord>,
     resyncing: bool,
@@ -63,8 +64,16 @@ impl RoomView {
     }
 
     /// The position as far as the view has followed.
-    pub fn game(&self) -> &Game {
-        &self.game
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The position of a two-player `plyyard` room (`None` in a table room).
+    pub fn game(&self) -> Option<&Game> {
+        match &self.board {
+            Board::Plyyard(game) => Some(game),
+            Board::Table(_) => None,
+        }
     }
 
     /// The dice commitment and seeds as far as they are public.
@@ -90,7 +99,7 @@ impl RoomView {
         self.resyncing
     }
 
-    /// Whether the game has started: both client seeds are fixed.
+    /// Whether the game has started: the client seeds are fixed.
     pub fn has_started(&self) -> bool {
         self.fairness
             .as_ref()
@@ -107,7 +116,7 @@ impl RoomView {
     pub fn adopt(&mut self, snapshot: &Snapshot) {
         self.room_id = Some(snapshot.room_id);
         self.seen = snapshot.event;
-        self.game = snapshot.game;
+        self.board = snapshot.board();
         self.fairness = Some(snapshot.fairness.clone());
         self.result = snapshot.result;
         self.resyncing = false;
@@ -156,59 +165,103 @@ impl RoomView {
                 if let Some(fairness) = self.fairness.as_mut() {
                     fairness.red_seed = Some(started.red_seed.clone());
                     fairness.yellow_seed = Some(started.yellow_seed.clone());
+                    fairness.blue_seed.clone_from(&started.blue_seed);
+                    fairness.green_seed.clone_from(&started.green_seed);
                 }
                 return true;
             }
-            ServerMessage::Rolled(rolled) => Action::Roll {
+            ServerMessage::Rolled(rolled) => TableAction::Roll {
                 colour: rolled.colour,
                 value: rolled.value,
             },
-            ServerMessage::Moved(moved) => Action::Move {
+            ServerMessage::Moved(moved) => TableAction::Move {
                 colour: moved.colour,
                 plane: moved.plane,
             },
-            ServerMessage::DrawOffered(draw) => Action::OfferDraw { colour: draw.by },
-            ServerMessage::DrawAccepted(draw) => Action::AcceptDraw { colour: draw.by },
-            ServerMessage::DrawWithdrawn(draw) => Action::WithdrawDraw { colour: draw.by },
-            ServerMessage::DrawDeclined(declined) if !declined.implicit => Action::DeclineDraw {
-                colour: declined.by,
+            // A table's move starts with its launch or walk; what follows is its consequences.
+            ServerMessage::Launched(launched) if self.awaits_move() => TableAction::Move {
+                colour: launched.colour,
+                plane: launched.plane,
             },
+            ServerMessage::Walked(walked) if self.awaits_move() => {
+                let Some(plane) = walked.planes.iter().next() else {
+                    return false;
+                };
+                TableAction::Move {
+                    colour: walked.colour,
+                    plane,
+                }
+            }
+            ServerMessage::PlayerOut(out) if self.board.in_play(out.colour) => {
+                match leaving_action(out.colour, out.reason) {
+                    Some(action) => action,
+                    None => return false,
+                }
+            }
+            ServerMessage::DrawOffered(draw) => TableAction::OfferDraw { colour: draw.by },
+            ServerMessage::DrawAccepted(draw) => TableAction::AcceptDraw { colour: draw.by },
+            ServerMessage::DrawWithdrawn(draw) => TableAction::WithdrawDraw { colour: draw.by },
+            ServerMessage::DrawDeclined(declined) if !declined.implicit => {
+                TableAction::DeclineDraw {
+                    colour: declined.by,
+                }
+            }
             ServerMessage::GameOver(over) => {
                 self.result = Some(over.result);
                 if let Some(fairness) = self.fairness.as_mut() {
                     fairness.server_seed = Some(over.server_seed.clone());
                 }
-                match ending_action(&self.game, over.result) {
+                match ending_action(&self.board, over.result) {
                     Some(action) => action,
                     None => return true,
                 }
             }
-            // Seat changes, implicit declines (made by a roll) and turn passes (made by a roll or
-            // a move) change nothing the rules track separately.
+            // Seat changes, implicit declines (made by a roll), turn passes (made by a roll or a
+            // move) and a table move's later steps change nothing the rules track separately.
             ServerMessage::PlayerConnected(_)
             | ServerMessage::PlayerDisconnected(_)
             | ServerMessage::DrawDeclined(_)
-            | ServerMessage::TurnPassed(_) => return true,
+            | ServerMessage::TurnPassed(_)
+            | ServerMessage::Jumped(_)
+            | ServerMessage::Flew(_)
+            | ServerMessage::SentHome(_)
+            | ServerMessage::Arrived(_)
+            | ServerMessage::ThirdSix(_)
+            | ServerMessage::ExtraRoll(_)
+            | ServerMessage::PlayerOut(_)
+            | ServerMessage::DrawLapsed(_) => return true,
             _ => return false,
         };
-        match self.game.apply(action) {
+        match self.board.apply(action) {
             Ok(events) => {
-                self.last_of_action = event + events_after(&events, message);
+                self.last_of_action = event + events_after(&self.board, action, &events, message);
                 true
             }
             Err(_) => false,
         }
     }
+
+    /// Whether the board waits for a plane choice.
+    fn awaits_move(&self) -> bool {
+        matches!(self.board.phase(), BoardPhase::AwaitingMove { .. })
+    }
 }
 
-/// How many wire events the room sends after `message` for the action whose rules events are
+/// How many wire events the room sends after `message` for `action`, whose rules events are
 /// `events` (a `turn_passed` or `game_over` after a `rolled` or `moved`, for instance).
-fn events_after(events: &[Event], message: &ServerMessage) -> u64 {
-    let wire = wire_events(events, 0, || Reveal {
+fn events_after(
+    board: &Board,
+    action: TableAction,
+    events: &BoardEvents,
+    message: &ServerMessage,
+) -> u64 {
+    let wire = board.wire_events(action, events, 0, || Reveal {
         server_seed: String::new(),
         commitment: String::new(),
         red_seed: String::new(),
         yellow_seed: String::new(),
+        blue_seed: None,
+        green_seed: None,
     });
     let kind = std::mem::discriminant(message);
     wire.iter()
@@ -216,31 +269,35 @@ fn events_after(events: &[Event], message: &ServerMessage) -> u64 {
         .map_or(0, |at| (wire.len() - at - 1) as u64)
 }
 
-/// The rules action behind a `game_over`, if the game had not already ended by a move or an
-/// accepted draw.
-fn ending_action(game: &Game, result: ResultRecord) -> Option<Action> {
-    if game.is_over() {
-        return None;
-    }
-    let loser = result.winner?.colour()?.opponent();
-    match result.reason {
-        EndReason::Resigned => Some(Action::Resign { colour: loser }),
-        EndReason::Abandoned => Some(Action::Forfeit {
-            colour: loser,
+/// The action that took `side` out of play for `reason` (none for a finish, which a move made).
+fn leaving_action(side: Side, reason: EndReason) -> Option<TableAction> {
+    match reason {
+        EndReason::Resigned => Some(TableAction::Resign { colour: side }),
+        EndReason::Abandoned => Some(TableAction::Forfeit {
+            colour: side,
             reason: Forfeit::Abandoned,
         }),
-        EndReason::Timeout => Some(Action::Forfeit {
-            colour: loser,
+        EndReason::Timeout => Some(TableAction::Forfeit {
+            colour: side,
             reason: Forfeit::Timeout,
         }),
-        // Finished and agreed games ended through the move or acceptance before.
         EndReason::Finished | EndReason::Agreed => None,
     }
 }
 
+/// The rules action behind a two-player `plyyard` `game_over`, if the game had not already ended
+/// by a move or an accepted draw. (A table's leaving players are told by `player_out`.)
+fn ending_action(board: &Board, result: ResultRecord) -> Option<TableAction> {
+    if board.is_over() || board.is_table() {
+        return None;
+    }
+    let loser = result.winner?.colour()?.opponent();
+    leaving_action(loser.into(), result.reason)
+}
+
 #[cfg(test)]
 mod tests {
-    use aeroplane_rules::{Colour, Die, Phase, Plane, Position};
+    use aeroplane_rules::{Action, Colour, Die, Phase, Plane, Position};
 
     use super::*;
     use crate::events::{Reveal, wire_events};
@@ -254,7 +311,8 @@ mod tests {
             mode: Mode::Online,
             phase: RoomPhase::Playing,
             event,
-            game,
+            game: Some(game),
+            table: None,
             notation: None,
             seats: Seats::default(),
             fairness: FairnessView {
@@ -262,10 +320,13 @@ mod tests {
                 commitment: "00".into(),
                 red_seed: Some(String::new()),
                 yellow_seed: Some(String::new()),
+                blue_seed: None,
+                green_seed: None,
                 server_seed: None,
             },
             result: None,
             computer: None,
+            computers: Vec::new(),
             clock: None,
             spectators: 0,
         }
@@ -289,6 +350,8 @@ mod tests {
             commitment: "00".into(),
             red_seed: String::new(),
             yellow_seed: String::new(),
+            blue_seed: None,
+            green_seed: None,
         })
     }
 
@@ -318,8 +381,11 @@ mod tests {
             assert_eq!(view.follow(message), Followed::Applied);
         }
         assert_eq!(view.seen(), 5);
-        assert_eq!(*view.game(), server);
-        assert_eq!(view.game().planes(Colour::Red)[0], Position::Route(0));
+        assert_eq!(*view.game().unwrap(), server);
+        assert_eq!(
+            view.game().unwrap().planes(Colour::Red)[0],
+            Position::Route(0)
+        );
     }
 
     #[test]
@@ -341,7 +407,7 @@ mod tests {
         assert!(!view.is_settled(), "the turn_passed is still to come");
         assert_eq!(view.follow(&messages[1]), Followed::Applied);
         assert!(view.is_settled());
-        assert_eq!(view.game().to_act(), Colour::Yellow);
+        assert_eq!(view.game().unwrap().to_act(), Colour::Yellow);
     }
 
     #[test]
@@ -399,7 +465,7 @@ mod tests {
         assert!(!view.is_settled(), "the implicit decline is still to come");
         assert_eq!(view.follow(&messages[1]), Followed::Applied);
         assert!(view.is_settled());
-        assert_eq!(*view.game(), server);
+        assert_eq!(*view.game().unwrap(), server);
     }
 
     #[test]
@@ -421,7 +487,7 @@ mod tests {
         assert_eq!(view.seen(), 3, "nothing taken in");
         let presence = ServerMessage::PlayerConnected(PlayerConnected {
             event: 6,
-            colour: Colour::Yellow,
+            colour: Side::Yellow,
             name: "Bob".into(),
             deadline_ms: None,
         });
@@ -436,8 +502,8 @@ mod tests {
         });
         assert_eq!(view.follow(&resync), Followed::Applied);
         assert!(!view.is_resyncing());
-        assert_eq!(view.game().phase(), Phase::AwaitingRoll);
-        assert_eq!(view.game().to_act(), Colour::Yellow);
+        assert_eq!(view.game().unwrap().phase(), Phase::AwaitingRoll);
+        assert_eq!(view.game().unwrap().to_act(), Colour::Yellow);
     }
 
     #[test]
@@ -445,7 +511,7 @@ mod tests {
         let mut view = started_view();
         let old = ServerMessage::PlayerConnected(PlayerConnected {
             event: 2,
-            colour: Colour::Red,
+            colour: Side::Red,
             name: "Ann".into(),
             deadline_ms: None,
         });
@@ -488,7 +554,7 @@ mod tests {
             4,
         );
         assert_eq!(view.follow(&messages[0]), Followed::Applied);
-        assert!(view.game().is_over());
+        assert!(view.game().unwrap().is_over());
         assert_eq!(
             view.result().unwrap().winner,
             Some(aeroplane_rules::Side::Yellow)

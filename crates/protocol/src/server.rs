@@ -5,7 +5,7 @@
 //! which go to everyone in the room and carry consecutive event numbers (`event`). A client that
 //! sees a gap in the numbers sends `sync` and gets a snapshot.
 
-use aeroplane_rules::{Colour, Die, PassReason, Plane, PlaneSet, Position, RingIndex};
+use aeroplane_rules::{Die, PassReason, Plane, PlaneSet, Position, RingIndex, Side};
 use serde::{Deserialize, Serialize};
 
 use crate::client::{Phrase, Role};
@@ -55,6 +55,27 @@ pub enum ServerMessage {
     Said(Said),
     /// A player asked for a rematch after the game (not a room event).
     RematchOffered(RematchOffered),
+    /// Table rooms: a plane left its hangar for its start square.
+    Launched(Launched),
+    /// Table rooms: planes (one, or a `classic` stack) walked the number rolled.
+    Walked(Walked),
+    /// Table rooms: planes jumped to the next square of their colour.
+    Jumped(Shortcut),
+    /// Table rooms: planes took the flight (`flights`) or the shortcut (`classic`).
+    Flew(Shortcut),
+    /// Table rooms: opposing planes went back to their hangar.
+    SentHome(SentHome),
+    /// Table rooms: planes reached the centre.
+    Arrived(Arrived),
+    /// Table rooms: a third six in a row: void, and `returned` went back to the hangar.
+    ThirdSix(ThirdSix),
+    /// Table rooms: the player who just moved rolls again.
+    ExtraRoll(ExtraRoll),
+    /// Table rooms: a player left play with a final place (finished, resigned or forfeited);
+    /// the others play on unless one is left.
+    PlayerOut(PlayerOut),
+    /// Table rooms: a standing draw offer lapsed because a player left play.
+    DrawLapsed(DrawAction),
     /// Both players asked for a rematch: the new room (not a room event). Each player gets its
     /// own seat token; spectators get the room id only, to follow.
     RematchReady(RematchReady),
@@ -84,6 +105,15 @@ impl ServerMessage {
             ServerMessage::DrawDeclined(m) => Some(m.event),
             ServerMessage::GameOver(m) => Some(m.event),
             ServerMessage::Undone(m) => Some(m.event),
+            ServerMessage::Launched(m) => Some(m.event),
+            ServerMessage::Walked(m) => Some(m.event),
+            ServerMessage::Jumped(m) | ServerMessage::Flew(m) => Some(m.event),
+            ServerMessage::SentHome(m) => Some(m.event),
+            ServerMessage::Arrived(m) => Some(m.event),
+            ServerMessage::ThirdSix(m) => Some(m.event),
+            ServerMessage::ExtraRoll(m) => Some(m.event),
+            ServerMessage::PlayerOut(m) => Some(m.event),
+            ServerMessage::DrawLapsed(m) => Some(m.event),
         }
     }
 
@@ -112,16 +142,18 @@ impl ServerMessage {
 pub struct Welcome {
     /// The request id of the `join`.
     pub id: Option<u64>,
-    /// The protocol version the server speaks ([`crate::PROTOCOL_VERSION`]).
+    /// The protocol version of this room: [`crate::PROTOCOL_VERSION`] (1) in a two-player
+    /// `plyyard` room, [`crate::TABLE_PROTOCOL_VERSION`] (2) in a room of any other edition or
+    /// player count, whose messages are those of `docs/protocol.md` §10.
     pub protocol: u32,
     /// Player or spectator.
     pub role: Role,
     /// The seat's colour, for a player; `null` for the player of a local room, who controls both.
-    pub colour: Option<Colour>,
+    pub colour: Option<Side>,
     /// Every colour this connection plays: one for a player, both for the player of a local
     /// room, none for a spectator.
     #[serde(default)]
-    pub colours: Vec<Colour>,
+    pub colours: Vec<Side>,
     /// The seat token, for a player: it authorises every action of the seat and reconnects.
     pub token: Option<String>,
     /// The room as it is now.
@@ -174,7 +206,7 @@ pub struct PlayerConnected {
     /// The event number.
     pub event: u64,
     /// The seat.
-    pub colour: Colour,
+    pub colour: Side,
     /// The player's display name.
     pub name: String,
     /// Rooms with a turn clock: set when this connection started the clock of the first decision
@@ -189,7 +221,7 @@ pub struct PlayerDisconnected {
     /// The event number.
     pub event: u64,
     /// The seat.
-    pub colour: Colour,
+    pub colour: Side,
     /// How long the seat is held before the game ends `abandoned` (while the game is live).
     pub grace_ms: u64,
 }
@@ -205,6 +237,12 @@ pub struct GameStarted {
     pub red_seed: String,
     /// Yellow's client seed, now fixed.
     pub yellow_seed: String,
+    /// Table rooms that seat Blue: Blue's client seed, now fixed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blue_seed: Option<String>,
+    /// Table rooms that seat Green: Green's client seed, now fixed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub green_seed: Option<String>,
     /// Rooms with a turn clock: how long the player to act has for the decision now pending,
     /// in ms from when this event was sent (absent without a clock).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -217,7 +255,7 @@ pub struct Rolled {
     /// The event number.
     pub event: u64,
     /// Who rolled.
-    pub colour: Colour,
+    pub colour: Side,
     /// The value.
     pub value: Die,
     /// The planes that may move for it (empty when the turn passes at once).
@@ -236,7 +274,7 @@ pub struct Rolled {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Capture {
     /// The captured planes' owner.
-    pub colour: Colour,
+    pub colour: Side,
     /// The captured planes.
     pub planes: PlaneSet,
     /// The ring square of the capture.
@@ -246,7 +284,7 @@ pub struct Capture {
 impl From<aeroplane_rules::Capture> for Capture {
     fn from(capture: aeroplane_rules::Capture) -> Self {
         Capture {
-            colour: capture.colour,
+            colour: capture.colour.into(),
             planes: capture.planes,
             square: capture.square,
         }
@@ -259,7 +297,7 @@ pub struct Moved {
     /// The event number.
     pub event: u64,
     /// The mover.
-    pub colour: Colour,
+    pub colour: Side,
     /// The plane moved.
     pub plane: Plane,
     /// Where it was (`base` for a deployment).
@@ -288,9 +326,9 @@ pub struct TurnPassed {
     /// The event number.
     pub event: u64,
     /// Whose turn ended.
-    pub from: Colour,
+    pub from: Side,
     /// Who acts now.
-    pub to: Colour,
+    pub to: Side,
     /// Why: `normal`, `no_legal_move` or `void_third_six`.
     pub reason: PassReason,
     /// Rooms with a turn clock: how long the player to act has for the decision now pending,
@@ -305,7 +343,7 @@ pub struct DrawAction {
     /// The event number.
     pub event: u64,
     /// Who did it.
-    pub by: Colour,
+    pub by: Side,
 }
 
 /// A declined draw offer.
@@ -314,7 +352,7 @@ pub struct DrawDeclined {
     /// The event number.
     pub event: u64,
     /// The receiver.
-    pub by: Colour,
+    pub by: Side,
     /// Whether it was declined by rolling.
     pub implicit: bool,
 }
@@ -334,6 +372,12 @@ pub struct GameOver {
     pub red_seed: String,
     /// Yellow's client seed.
     pub yellow_seed: String,
+    /// Table rooms that seat Blue: Blue's client seed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blue_seed: Option<String>,
+    /// Table rooms that seat Green: Green's client seed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub green_seed: Option<String>,
 }
 
 /// Plane choices were taken back by `undo`.
@@ -342,7 +386,7 @@ pub struct Undone {
     /// The event number.
     pub event: u64,
     /// The colour whose plane choice is pending again.
-    pub colour: Colour,
+    pub colour: Side,
     /// How many logged actions were taken back (the move and everything after it).
     pub actions: u32,
     /// The room after the undo, as of this event: the earlier position with the same roll
@@ -354,7 +398,7 @@ pub struct Undone {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Said {
     /// Who said it.
-    pub colour: Colour,
+    pub colour: Side,
     /// What.
     pub phrase: Phrase,
 }
@@ -363,7 +407,7 @@ pub struct Said {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RematchOffered {
     /// Who asked.
-    pub by: Colour,
+    pub by: Side,
 }
 
 /// The rematch's new room: same players, colours swapped, new seeds.
@@ -374,9 +418,118 @@ pub struct RematchReady {
     /// Its WebSocket path.
     pub ws_path: String,
     /// The receiver's colour in the new room (`null` for a spectator).
-    pub colour: Option<Colour>,
+    pub colour: Option<Side>,
     /// The receiver's seat token in the new room (`null` for a spectator).
     pub token: Option<String>,
+}
+
+/// Table rooms: a plane left its hangar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Launched {
+    /// The event number.
+    pub event: u64,
+    /// The plane's owner.
+    pub colour: Side,
+    /// The plane launched.
+    pub plane: Plane,
+    /// Whether the turn clock ran out and the server played this move for the player.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub by_clock: bool,
+}
+
+/// Table rooms: planes walked the number rolled (bouncing back in the runway in `flights`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Walked {
+    /// The event number.
+    pub event: u64,
+    /// Their owner.
+    pub colour: Side,
+    /// The planes that moved together (one, or a `classic` stack).
+    pub planes: PlaneSet,
+    /// Where they were.
+    pub from: Position,
+    /// Where the walk ended, before any jump or flight (`finished` at the centre).
+    pub to: Position,
+    /// Whether the turn clock ran out and the server played this move for the player.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub by_clock: bool,
+}
+
+/// Table rooms: a jump or a flight, as progress along the planes' own route.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shortcut {
+    /// The event number.
+    pub event: u64,
+    /// Their owner.
+    pub colour: Side,
+    /// The planes that jumped or flew.
+    pub planes: PlaneSet,
+    /// Progress before.
+    pub from: u8,
+    /// Progress after.
+    pub to: u8,
+}
+
+/// Table rooms: planes sent back to their hangar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SentHome {
+    /// The event number.
+    pub event: u64,
+    /// The planes' owner.
+    pub colour: Side,
+    /// The planes sent home.
+    pub planes: PlaneSet,
+    /// The ring square, or `null` for the lane square a `classic` shortcut crosses.
+    pub square: Option<RingIndex>,
+}
+
+/// Table rooms: planes reached the centre.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Arrived {
+    /// The event number.
+    pub event: u64,
+    /// Their owner.
+    pub colour: Side,
+    /// The planes that arrived.
+    pub planes: PlaneSet,
+}
+
+/// Table rooms: a void third six.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ThirdSix {
+    /// The event number.
+    pub event: u64,
+    /// Who rolled it.
+    pub colour: Side,
+    /// The planes sent back to the hangar (maybe none).
+    pub returned: PlaneSet,
+}
+
+/// Table rooms: the mover rolls again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExtraRoll {
+    /// The event number.
+    pub event: u64,
+    /// Who rolls again.
+    pub colour: Side,
+    /// Rooms with a turn clock: the time for the roll now pending, in ms from when this event
+    /// was sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline_ms: Option<u64>,
+}
+
+/// Table rooms: a player is out of play with its final place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerOut {
+    /// The event number.
+    pub event: u64,
+    /// Who.
+    pub colour: Side,
+    /// The final place, from 1.
+    pub place: u8,
+    /// Why: `finished` (all four planes at the centre, or the last one left in play),
+    /// `resigned`, `abandoned` or `timeout`.
+    pub reason: aeroplane_rules::EndReason,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference

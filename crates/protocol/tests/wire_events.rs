@@ -132,6 +132,8 @@ fn play(index: u64, seen: &mut Seen) -> (u64, u64) {
             commitment: format!("{:064x}", index + 1),
             red_seed: format!("red-{index}"),
             yellow_seed: String::new(),
+            blue_seed: None,
+            green_seed: None,
         });
         for (offset, message) in wire.iter().enumerate() {
             assert_eq!(message.event(), Some(next_event + offset as u64));

@@ -9,6 +9,12 @@
 //! with the closest rating. An anonymous player counts as 1500 (a new player's rating); two
 //! requests of the same identified player are never paired with each other.
 //!
+//! Every edition and player count has its own queue ([`Queue`]): only waiters of one queue meet.
+//! The queues of the other editions and of three or four players are not rated: their waiters
+//! are due at once and form a game, oldest first, as soon as the queue holds as many waiters as
+//! the game seats (a four-player queue fills when four wait). Until then each waits, and after
+//! the wait it is answered `no_match` like a lone waiter of the two-player queue.
+//!
 //! Kept apart from the HTTP handler (`http/quick_match.rs`) so that the server's shared state
 //! holds it without depending on the HTTP layer.
 
@@ -18,6 +24,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use aeroplane_dice::ClientSeed;
 use aeroplane_protocol::api::QuickMatched;
 use aeroplane_protocol::name::PlayerName;
+use aeroplane_rules::Rules;
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 use uuid::Uuid;
@@ -32,11 +39,30 @@ pub struct Matchmaker {
     next_ticket: AtomicU64,
 }
 
+/// The game a waiter wants: an edition with its house rules and a player count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Queue {
+    /// The edition.
+    pub(crate) rules: Rules,
+    /// How many players the game seats.
+    pub(crate) players: usize,
+}
+
+impl Queue {
+    /// Two-player `plyyard`, the queue paired by rating.
+    pub(crate) const PLYYARD: Queue = Queue {
+        rules: Rules::PLYYARD,
+        players: 2,
+    };
+}
+
 /// One quick-match request waiting for an opponent.
 #[derive(Debug)]
 pub(crate) struct Waiter {
     /// Its ticket, to find and cancel it.
     pub(crate) ticket: u64,
+    /// The game it waits for.
+    pub(crate) queue: Queue,
     /// The player's display name.
     pub(crate) name: PlayerName,
     /// The player's dice seed.
@@ -58,6 +84,7 @@ impl Waiter {
 
     fn may_meet(&self, other: &Waiter) -> bool {
         self.ticket != other.ticket
+            && self.queue == other.queue
             && !other.reply.is_closed()
             && (self.player.is_none() || self.player != other.player)
     }
@@ -78,27 +105,32 @@ impl Matchmaker {
         self.waiting.lock().expect("matchmaker lock poisoned")
     }
 
-    /// Adds a request to the pool; if a waiter is due already, pairs it at once with the
-    /// closest rating (which may or may not be the newcomer). Answers the pair, the due waiter
-    /// first.
-    pub(crate) fn arrive(&self, waiter: Waiter, now: Instant) -> Option<(Waiter, Waiter)> {
+    /// Adds a request to the pool. In the two-player `plyyard` queue, if a waiter is due
+    /// already, pairs it at once with the closest rating (which may or may not be the
+    /// newcomer), the due waiter first; in any other queue, forms a game of its oldest waiters
+    /// once it holds enough. Answers the players of the new game in seating order.
+    pub(crate) fn arrive(&self, waiter: Waiter, now: Instant) -> Option<Vec<Waiter>> {
         let mut waiting = self.lock();
         waiting.retain(|waiter| !waiter.reply.is_closed());
+        let queue = waiter.queue;
         waiting.push(waiter);
+        if queue != Queue::PLYYARD {
+            return group(&mut waiting, queue);
+        }
         let due = waiting
             .iter()
-            .filter(|waiter| waiter.due <= now)
+            .filter(|waiter| waiter.queue == queue && waiter.due <= now)
             .min_by_key(|waiter| waiter.due)
             .map(|waiter| waiter.ticket)?;
-        pair(&mut waiting, due)
+        pair(&mut waiting, due).map(|(first, second)| vec![first, second])
     }
 
     /// The window of `ticket` ended: pairs it with the closest rating, if it is still waiting
     /// and anyone else is. Answers the pair, `ticket`'s waiter first.
-    pub(crate) fn due(&self, ticket: u64) -> Option<(Waiter, Waiter)> {
+    pub(crate) fn due(&self, ticket: u64) -> Option<Vec<Waiter>> {
         let mut waiting = self.lock();
         waiting.retain(|waiter| !waiter.reply.is_closed());
-        pair(&mut waiting, ticket)
+        pair(&mut waiting, ticket).map(|(first, second)| vec![first, second])
     }
 
     /// Gives up waiting; false when the ticket was paired meanwhile.
@@ -108,6 +140,35 @@ impl Matchmaker {
         waiting.retain(|waiter| waiter.ticket != ticket);
         waiting.len() != before
     }
+}
+
+/// Takes the oldest waiters of `queue` out of the pool, one request per identified player, once
+/// there are as many as its game seats.
+fn group(waiting: &mut Vec<Waiter>, queue: Queue) -> Option<Vec<Waiter>> {
+    let mut chosen: Vec<usize> = Vec::new();
+    for (index, waiter) in waiting.iter().enumerate() {
+        let taken = |other: &usize| {
+            let other = &waiting[*other];
+            waiter.player.is_some() && waiter.player == other.player
+        };
+        if waiter.queue == queue && !chosen.iter().any(taken) {
+            chosen.push(index);
+        }
+        if chosen.len() == queue.players {
+            break;
+        }
+    }
+    if chosen.len() < queue.players {
+        return None;
+    }
+    // Remove from the back so the earlier indices stay put, then restore their order.
+    let mut players: Vec<Waiter> = chosen
+        .iter()
+        .rev()
+        .map(|index| waiting.remove(*index))
+        .collect();
+    players.reverse();
+    Some(players)
 }
 
 /// Takes `ticket`'s waiter and the other waiter of the closest rating (ties: the one waiting
@@ -140,6 +201,8 @@ fn pair(waiting: &mut Vec<Waiter>, ticket: u64) -> Option<(Waiter, Waiter)> {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
 
     fn waiter(
@@ -150,6 +213,7 @@ mod tests {
         let (reply, answer) = oneshot::channel();
         let waiter = Waiter {
             ticket: matchmaker.ticket(),
+            queue: Queue::PLYYARD,
             name: PlayerName::parse("Ann").unwrap(),
             client_seed: ClientSeed::default(),
             player: rating.map(|_| Uuid::new_v4()),
@@ -169,9 +233,9 @@ mod tests {
         assert!(matchmaker.arrive(first, now).is_none());
         assert!(matchmaker.due(first_ticket).is_none(), "alone");
         let (second, _b) = waiter(&matchmaker, Some(2400.0), now);
-        let (a, b) = matchmaker.arrive(second, now).expect("paired");
-        assert_eq!(a.ticket, first_ticket);
-        assert_eq!(b.rating, Some(2400.0));
+        let pair = matchmaker.arrive(second, now).expect("paired");
+        assert_eq!(pair[0].ticket, first_ticket);
+        assert_eq!(pair[1].rating, Some(2400.0));
     }
 
     #[tokio::test(start_paused = true)]
@@ -189,8 +253,11 @@ mod tests {
                 "nobody is due yet"
             );
         }
-        let (a, b) = matchmaker.due(high_ticket).expect("paired");
-        assert_eq!((a.ticket, b.ticket), (high_ticket, middle_ticket));
+        let pair = matchmaker.due(high_ticket).expect("paired");
+        assert_eq!(
+            (pair[0].ticket, pair[1].ticket),
+            (high_ticket, middle_ticket)
+        );
     }
 
     #[tokio::test(start_paused = true)]
@@ -202,5 +269,35 @@ mod tests {
         two.player = one.player;
         assert!(matchmaker.arrive(one, now).is_none());
         assert!(matchmaker.arrive(two, now).is_none());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_four_player_queue_fills_when_four_of_its_edition_wait() {
+        let matchmaker = Matchmaker::new();
+        let now = Instant::now();
+        let four = Queue {
+            rules: Rules::FLIGHTS,
+            players: 4,
+        };
+        let mut answers = Vec::new();
+        let mut tickets = Vec::new();
+        for index in 0..4 {
+            let (mut next, answer) = waiter(&matchmaker, None, now);
+            next.queue = four;
+            tickets.push(next.ticket);
+            answers.push(answer);
+            // A two-player waiter between them is not taken into the four-player game.
+            let (plyyard, answer) = waiter(&matchmaker, None, now + Duration::from_secs(60));
+            answers.push(answer);
+            assert!(matchmaker.arrive(plyyard, now).is_none());
+            let formed = matchmaker.arrive(next, now);
+            if index < 3 {
+                assert!(formed.is_none(), "{index} wait");
+            } else {
+                let game = formed.expect("four wait");
+                let order: Vec<u64> = game.iter().map(|waiter| waiter.ticket).collect();
+                assert_eq!(order, tickets, "oldest first, in seating order");
+            }
+        }
     }
 }

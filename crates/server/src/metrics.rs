@@ -32,7 +32,7 @@ use std::time::Instant;
 
 use aeroplane_protocol::record::{GameRecord, Mode};
 use aeroplane_protocol::snapshot::RoomPhase;
-use aeroplane_rules::Action;
+use aeroplane_rules::TableAction as Action;
 use aeroplane_store::{GameQuery, GameStore, Saved, StoreError};
 use futures_util::future::{BoxFuture, FutureExt};
 use metrics::{counter, gauge, histogram};

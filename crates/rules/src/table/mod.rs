@@ -7,6 +7,8 @@
 mod action;
 mod draw;
 mod event;
+#[cfg(feature = "serde")]
+mod json;
 mod moves;
 mod notation;
 mod perft;

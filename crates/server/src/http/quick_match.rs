@@ -10,13 +10,18 @@
 //! tied to the player, so a game between two identified players is rated. The matchmaker takes
 //! both seats on the players' behalf, so each answer carries a seat token; the players then join
 //! the room's WebSocket with it. The waiter whose window ended first plays Red.
+//!
+//! `ruleset` and `players` choose the queue (two-player `plyyard` when absent): the other
+//! editions' and player counts' queues are not rated and form a game of their oldest waiters as
+//! soon as they hold enough (`crate::matchmaking`), seated in the order they came (Red first);
+//! a waiter of a queue that does not fill within the wait is answered 409 `no_match`.
 
 use aeroplane_dice::{ClientSeed, ServerSeed};
 use aeroplane_protocol::api::{QuickMatchRequest, QuickMatched};
+use aeroplane_protocol::board::Board;
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::name::PlayerName;
 use aeroplane_protocol::record::Mode;
-use aeroplane_rules::Colour;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -29,7 +34,7 @@ use uuid::Uuid;
 
 use crate::error::HttpError;
 use crate::limits::ClientAddr;
-use crate::matchmaking::Waiter;
+use crate::matchmaking::{Queue, Waiter};
 use crate::room::{self, SeatSetup};
 use crate::state::AppState;
 use crate::token::SeatToken;
@@ -54,6 +59,11 @@ async fn quick_match(
         .map_err(|error| HttpError::bad_request(ErrorCode::BadField, error.to_string()))?;
     let client_seed = ClientSeed::new(request.client_seed.unwrap_or_default())
         .map_err(|error| HttpError::bad_request(ErrorCode::SeedTooLong, error.to_string()))?;
+    let board = super::rooms::board_of(request.ruleset.as_deref(), request.players, &[])?;
+    let queue = Queue {
+        rules: board.rules(),
+        players: board.players(),
+    };
     let player = super::players::identify(&state, &headers).await?;
     if let Err(refused) = state.limits.admit_room(&state.registry, address, false) {
         tracing::info!(address = ?address, %refused, "refused a quick match");
@@ -68,14 +78,16 @@ async fn quick_match(
     let ticket = matchmaker.ticket();
     let (reply, mut answer) = oneshot::channel();
     let arrived = Instant::now();
-    // Only an identified player has a rating to match: an anonymous one is due at once.
+    // Only an identified player in the rated queue has a rating to match: any other is due at
+    // once.
     let window = match player {
-        Some(_) => state.config.quick_match_window(),
-        None => std::time::Duration::ZERO,
+        Some(_) if queue == Queue::PLYYARD => state.config.quick_match_window(),
+        _ => std::time::Duration::ZERO,
     };
     let window_end = arrived + window;
     let me = Waiter {
         ticket,
+        queue,
         name,
         client_seed,
         player: player.map(|player| player.id),
@@ -105,52 +117,51 @@ fn dropped() -> HttpError {
     HttpError::Internal(anyhow::anyhow!("the matchmaker dropped a waiter"))
 }
 
-/// Opens a room for a pair (the first plays Red) with both seats taken, and answers both.
-async fn open_room(state: &AppState, (red, yellow): (Waiter, Waiter)) -> Result<(), HttpError> {
+/// Opens a room for the players of a new game (in seating order: the first plays Red) with
+/// every seat taken, and answers each.
+async fn open_room(state: &AppState, players: Vec<Waiter>) -> Result<(), HttpError> {
     let internal = |error: getrandom::Error| HttpError::Internal(anyhow::Error::new(error));
+    let queue = players
+        .first()
+        .map_or(Queue::PLYYARD, |waiter| waiter.queue);
+    let board = Board::new(queue.rules, queue.players)
+        .map_err(|error| HttpError::Internal(anyhow::Error::new(error)))?;
     let server_seed = ServerSeed::generate().map_err(internal)?;
-    let red_token = SeatToken::generate().map_err(internal)?;
-    let yellow_token = SeatToken::generate().map_err(internal)?;
     let id = Uuid::new_v4();
-    let answer = |colour, token: &SeatToken| QuickMatched {
-        room_id: id,
-        colour,
-        token: token.as_str().to_owned(),
-        ws_path: format!("/ws/rooms/{id}"),
-    };
-    let answers = (
-        answer(Colour::Red, &red_token),
-        answer(Colour::Yellow, &yellow_token),
-    );
-    let seats = vec![
-        SeatSetup {
-            colour: Colour::Red,
-            name: red.name,
-            client_seed: red.client_seed,
-            token: red_token,
-            player: red.player,
-        },
-        SeatSetup {
-            colour: Colour::Yellow,
-            name: yellow.name,
-            client_seed: yellow.client_seed,
-            token: yellow_token,
-            player: yellow.player,
-        },
-    ];
+    let mut seats = Vec::new();
+    let mut replies = Vec::new();
+    for (waiter, colour) in players.into_iter().zip(board.sides()) {
+        let token = SeatToken::generate().map_err(internal)?;
+        let answer = QuickMatched {
+            room_id: id,
+            colour: *colour,
+            token: token.as_str().to_owned(),
+            ws_path: format!("/ws/rooms/{id}"),
+        };
+        replies.push((waiter.reply, answer));
+        seats.push(SeatSetup {
+            colour: *colour,
+            name: waiter.name,
+            client_seed: waiter.client_seed,
+            token,
+            player: waiter.player,
+        });
+    }
     let setup = room::RoomSetup {
         id,
         mode: Mode::Online,
+        board,
         server_seed,
         seats,
         turn_clock: state.config.quick_match_turn_clock(),
-        computer: None,
+        computers: Vec::new(),
     };
     room::open_journaled(setup, state.room_context()).await;
-    tracing::info!(room_id = %id, "quick match paired two players");
-    let (red_answer, yellow_answer) = answers;
-    if red.reply.send(red_answer).is_err() || yellow.reply.send(yellow_answer).is_err() {
-        tracing::info!(room_id = %id, "a quick-match player left just as it was paired");
+    tracing::info!(room_id = %id, players = replies.len(), "quick match formed a game");
+    for (reply, answer) in replies {
+        if reply.send(answer).is_err() {
+            tracing::info!(room_id = %id, "a quick-match player left just as it was paired");
+        }
     }
     Ok(())
 }

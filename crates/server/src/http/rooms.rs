@@ -1,13 +1,19 @@
-//! `POST /api/rooms` (online, computer and local rooms) and `GET /api/rooms/{id}`.
+//! `POST /api/rooms` (online, computer and local rooms of every edition for two to four players)
+//! and `GET /api/rooms/{id}`.
+//!
+//! A request that names nothing new (no `ruleset`, `players`, `house_rules` or `levels`) opens
+//! today's two-player `plyyard` room, which speaks protocol 1 exactly as before; any other
+//! edition or player count opens a table room (protocol 2, `docs/protocol.md` §10).
 
 use std::time::Duration;
 
 use aeroplane_bot::{Level, ParseLevelError};
 use aeroplane_dice::ServerSeed;
-use aeroplane_protocol::api::{CreateRoom, RoomCreated, RoomStatus};
+use aeroplane_protocol::api::{CreateRoom, RoomCreated, RoomStatus, TableRules};
+use aeroplane_protocol::board::Board;
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::record::Mode;
-use aeroplane_rules::Colour;
+use aeroplane_rules::{Rules, Ruleset, Side};
 use anyhow::Context;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -41,7 +47,12 @@ async fn create(
 ) -> Result<(StatusCode, Json<RoomCreated>), HttpError> {
     let request: CreateRoom = super::json_body(&body)?;
     super::players::identify(&state, &headers).await?;
-    let computer = computer_seat(&request)?;
+    let board = board_of(
+        request.ruleset.as_deref(),
+        request.players,
+        &request.house_rules,
+    )?;
+    let computers = computer_seats(&request, &board)?;
     let turn_clock = turn_clock(&request)?;
     // The refusal is counted and logged once per burst by `http::observe`.
     if let Err(refused) = state.limits.admit_room(&state.registry, address, true) {
@@ -55,22 +66,34 @@ async fn create(
     };
     let commitment = server_seed.commitment().to_string();
     let id = Uuid::new_v4();
-    let seats = match computer {
-        Some(computer) => vec![
+    let seats = computers
+        .iter()
+        .map(|computer| {
             computer
                 .seat()
                 .context("failed to draw the computer's seat token and seed")
-                .map_err(HttpError::Internal)?,
-        ],
-        None => Vec::new(),
-    };
+                .map_err(HttpError::Internal)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    // The human's colour: the one seat the computers leave.
+    let human = board
+        .sides()
+        .iter()
+        .copied()
+        .find(|side| !computers.iter().any(|computer| computer.colour == *side));
+    let computer = computers.first().copied();
+    let table = board.is_table().then(|| TableRules {
+        rules: board.rules(),
+        seats: board.sides().to_vec(),
+    });
     let setup = RoomSetup {
         id,
         mode: request.mode,
+        board,
         server_seed,
         seats,
         turn_clock,
-        computer,
+        computers,
     };
     room::open_journaled(setup, state.room_context()).await;
     let created = RoomCreated {
@@ -79,34 +102,112 @@ async fn create(
         invite_code: id.simple().to_string(),
         ws_path: format!("/ws/rooms/{id}"),
         commitment,
-        colour: computer.map(|computer| computer.colour.opponent()),
+        colour: computer.and(human),
         level: computer.map(|computer| computer.level.as_str().to_owned()),
+        table,
     };
     Ok((StatusCode::CREATED, Json(created)))
 }
 
-/// The computer's seat a `computer` room asks for: the colour the human does not take (the
-/// human is Red unless they ask for Yellow) at the level asked for (`normal` by default). Other
-/// modes take neither field.
-fn computer_seat(request: &CreateRoom) -> Result<Option<ComputerSeat>, HttpError> {
+/// The game a request asks for: an edition (`plyyard` when absent) with its house rules and a
+/// player count (2 when absent), refused with `unknown_ruleset` or `bad_player_count` when this
+/// server does not play it. Quick match asks the same.
+pub(super) fn board_of(
+    ruleset: Option<&str>,
+    players: Option<u8>,
+    house_rules: &[String],
+) -> Result<Board, HttpError> {
+    let ruleset = match ruleset {
+        None => Ruleset::Plyyard,
+        Some(name) => Ruleset::ALL
+            .into_iter()
+            .find(|ruleset| ruleset.as_str() == name)
+            .ok_or_else(|| {
+                let message = format!("`{name}` is not a ruleset (plyyard, flights, classic)");
+                HttpError::bad_request(ErrorCode::UnknownRuleset, message)
+            })?,
+    };
+    let mut name = ruleset.as_str().to_owned();
+    for rule in house_rules {
+        name.push('+');
+        name.push_str(rule);
+    }
+    let rules: Rules = name.parse().map_err(|_| {
+        let message = format!(
+            "{} has no house rule {:?} (classic has jump-after-shortcut)",
+            ruleset.as_str(),
+            house_rules
+        );
+        HttpError::bad_request(ErrorCode::UnknownRuleset, message)
+    })?;
+    let players = usize::from(players.unwrap_or(2));
+    Board::new(rules, players).map_err(|_| {
+        let message = match ruleset {
+            Ruleset::Plyyard => format!("plyyard seats 2 players, not {players}"),
+            _ => format!("{} seats 2 to 4 players, not {players}", ruleset.as_str()),
+        };
+        HttpError::bad_request(ErrorCode::BadPlayerCount, message)
+    })
+}
+
+/// The computers' seats a `computer` room asks for: every colour but the human's (Red unless
+/// they ask for another that plays), each at its level from `levels` (the last repeating) or
+/// `level` (`normal` by default). Other modes take none of these fields.
+fn computer_seats(request: &CreateRoom, board: &Board) -> Result<Vec<ComputerSeat>, HttpError> {
     if request.mode != Mode::Computer {
-        if request.colour.is_some() || request.level.is_some() {
-            let message = "`colour` and `level` apply to computer rooms only";
+        if request.colour.is_some() || request.level.is_some() || !request.levels.is_empty() {
+            let message = "`colour`, `level` and `levels` apply to computer rooms only";
             return Err(HttpError::bad_request(ErrorCode::BadField, message));
         }
-        return Ok(None);
+        return Ok(Vec::new());
     }
-    let human = request.colour.unwrap_or(Colour::Red);
-    let level = match request.level.as_deref() {
-        None => Level::Normal,
-        Some(text) => text.parse().map_err(|error: ParseLevelError| {
+    let human = request.colour.unwrap_or(Side::Red);
+    if !board.sides().contains(&human) {
+        let message = format!(
+            "{} does not play with {} players",
+            human.as_str(),
+            board.players()
+        );
+        return Err(HttpError::bad_request(ErrorCode::BadField, message));
+    }
+    let parse = |text: &str| {
+        text.parse::<Level>().map_err(|error: ParseLevelError| {
             HttpError::bad_request(ErrorCode::BadField, error.to_string())
-        })?,
+        })
     };
-    Ok(Some(ComputerSeat {
-        colour: human.opponent(),
-        level,
-    }))
+    let default = request
+        .level
+        .as_deref()
+        .map(parse)
+        .transpose()?
+        .unwrap_or(Level::Normal);
+    let levels = request
+        .levels
+        .iter()
+        .map(|text| parse(text))
+        .collect::<Result<Vec<_>, _>>()?;
+    let computers: Vec<Side> = board
+        .sides()
+        .iter()
+        .copied()
+        .filter(|s| *s != human)
+        .collect();
+    if levels.len() > computers.len() {
+        let message = format!("{} levels for {} computers", levels.len(), computers.len());
+        return Err(HttpError::bad_request(ErrorCode::BadPlayerCount, message));
+    }
+    Ok(computers
+        .into_iter()
+        .enumerate()
+        .map(|(index, colour)| ComputerSeat {
+            colour,
+            level: levels
+                .get(index)
+                .or(levels.last())
+                .copied()
+                .unwrap_or(default),
+        })
+        .collect())
 }
 
 /// The turn clock a room asks for: 100 ms to an hour, or none.

@@ -16,10 +16,11 @@
 //! exactly its undoable moves that are not undone, and a restored room rebuilds them while it
 //! replays the log (`room/restore.rs`).
 
+use aeroplane_protocol::board::BoardPhase;
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::record::Mode;
 use aeroplane_protocol::server::{Hint, ServerMessage, Undone};
-use aeroplane_rules::{Colour, Phase, RuleError};
+use aeroplane_rules::{RuleError, Side};
 
 use super::core::Room;
 use super::handle::ConnId;
@@ -31,21 +32,22 @@ impl Room {
         &mut self,
         conn: ConnId,
         id: Option<u64>,
-        colour: Colour,
+        colour: Side,
     ) -> Result<(), Refusal> {
-        let Some(computer) = self.assist.computer() else {
+        // The hint plays at the level of the (first) computer of the room.
+        let Some(computer) = self.assist.computers().first().copied() else {
             let text = format!("{} rooms have no hints", self.mode.as_str());
             return Err((ErrorCode::HintsUnavailable, text));
         };
         self.timeline.check_live()?;
         let game = *self.timeline.game();
-        if game.to_act() != colour || colour == computer.colour {
+        if game.to_act() != colour || self.assist.is_computer(colour) {
             return Err(rule(RuleError::NotYourTurn));
         }
-        if !matches!(game.phase(), Phase::AwaitingMove { .. }) {
+        if !matches!(game.phase(), BoardPhase::AwaitingMove { .. }) {
             return Err(rule(RuleError::RollFirst));
         }
-        let decision = aeroplane_bot::choose(computer.level, &game, self.timeline.event())
+        let decision = super::bot::choose(computer.level, &game, self.timeline.event())
             .map_err(|_| rule(RuleError::RollFirst))?;
         let hint = ServerMessage::Hint(Hint {
             id,

@@ -19,10 +19,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use aeroplane_protocol::board::{Board, BoardPhase};
 use aeroplane_protocol::client::{Act, ClientMessage, Join, MovePlane, Request, Role};
 use aeroplane_protocol::follow::{Followed, RoomView};
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::Phase;
+use aeroplane_rules::Side;
 use tokio::time::{Instant, sleep_until};
 use tracing::Instrument;
 
@@ -31,9 +32,16 @@ use super::setup::{ComputerSeat, NAME, RoomContext};
 use crate::outgoing::{self, Closer};
 use crate::token::SeatToken;
 
-/// The connection id of a computer room's bot. WebSocket connections are numbered from 1, so it
-/// never clashes with one.
-pub const BOT_CONN: ConnId = 0;
+/// The connection id of the bot playing `colour`: the top four ids, one per colour. WebSocket
+/// connections are numbered from 1 up, so they never clash with one.
+pub fn bot_conn(colour: Side) -> ConnId {
+    ConnId::MAX - colour.index() as ConnId
+}
+
+/// Whether `conn` is a bot's connection (see [`bot_conn`]).
+pub fn is_bot_conn(conn: ConnId) -> bool {
+    conn > ConnId::MAX - 4
+}
 
 /// The shortest wait after a refused action, so a bot can never spin on a refusal.
 const BACKOFF: Duration = Duration::from_millis(200);
@@ -88,20 +96,19 @@ impl Bot {
         let queue = self.queue;
         let closer = Arc::new(Closer::default());
         let (outbox, mut frames) = outgoing::queue(queue, closer.clone());
-        let connect = RoomCommand::Connect {
-            conn: BOT_CONN,
-            outbox,
-        };
+        let conn = bot_conn(self.seat.colour);
+        let connect = RoomCommand::Connect { conn, outbox };
         let join = ClientMessage::Join(Join {
             id: None,
             role: Role::Player,
             name: NAME.to_owned(),
             colour: None,
+            names: Vec::new(),
             token: Some(self.token.as_str().to_owned()),
             client_seed: None,
             player: None,
         });
-        if room.inbox.send(connect).await.is_err() || !send(&room, join).await {
+        if room.inbox.send(connect).await.is_err() || !send(&room, conn, join).await {
             return;
         }
         let mut view = View::default();
@@ -132,7 +139,8 @@ impl Bot {
                         break;
                     };
                     due = None;
-                    if resync && !send(&room, ClientMessage::Sync(Request { id: None })).await {
+                    let sync = ClientMessage::Sync(Request { id: None });
+                    if resync && !send(&room, conn, sync).await {
                         break;
                     }
                 }
@@ -141,7 +149,7 @@ impl Bot {
                     if let Some(action) = self.action(&view) {
                         // Until the room answers, the bot's view is not the room's any more.
                         view.awaiting = true;
-                        if !send(&room, action).await {
+                        if !send(&room, conn, action).await {
                             break;
                         }
                     }
@@ -195,16 +203,16 @@ impl Bot {
         if view.awaiting || room.is_resyncing() || !room.has_started() || room.result().is_some() {
             return None;
         }
-        let game = *room.game();
-        if game.to_act() != self.seat.colour {
+        let board = *room.board();
+        if board.to_act() != self.seat.colour {
             return None;
         }
         let seen = room.seen();
-        match game.phase() {
-            Phase::AwaitingRoll => Some(ClientMessage::Roll(Act { id: None, seen })),
-            Phase::AwaitingMove { .. } => {
+        match board.phase() {
+            BoardPhase::AwaitingRoll => Some(ClientMessage::Roll(Act { id: None, seen })),
+            BoardPhase::AwaitingMove { .. } => {
                 let seed = self.seed.wrapping_add(seen);
-                let decision = aeroplane_bot::choose(self.seat.level, &game, seed).ok()?;
+                let decision = choose(self.seat.level, &board, seed).ok()?;
                 tracing::debug!(plane = decision.plane.number(), why = %decision.explanation, "bot moves");
                 Some(ClientMessage::Move(MovePlane {
                     id: None,
@@ -212,7 +220,7 @@ impl Bot {
                     plane: decision.plane,
                 }))
             }
-            Phase::Over(_) => None,
+            BoardPhase::Over => None,
         }
     }
 }
@@ -226,12 +234,22 @@ pub(super) fn choice_seed() -> Result<u64, getrandom::Error> {
 }
 
 /// Sends a message into the room's inbox; `false` once the room has closed.
-async fn send(room: &RoomHandle, message: ClientMessage) -> bool {
+async fn send(room: &RoomHandle, conn: ConnId, message: ClientMessage) -> bool {
     room.inbox
-        .send(RoomCommand::Message {
-            conn: BOT_CONN,
-            message,
-        })
+        .send(RoomCommand::Message { conn, message })
         .await
         .is_ok()
+}
+
+/// The bot's choice for the pending roll of `board` at `level`: the `plyyard` bot for a
+/// two-player `plyyard` game, the table bot for any other.
+pub(super) fn choose(
+    level: aeroplane_bot::Level,
+    board: &Board,
+    seed: u64,
+) -> Result<aeroplane_bot::Decision, aeroplane_bot::NotAwaitingMove> {
+    match board {
+        Board::Plyyard(game) => aeroplane_bot::choose(level, game, seed),
+        Board::Table(table) => aeroplane_bot::choose_table(level, table, seed),
+    }
 }

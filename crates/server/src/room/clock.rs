@@ -23,8 +23,9 @@
 //! never one that `undo` may take back (it was not the player's choice), after a restart too.
 
 use aeroplane_bot::Level;
+use aeroplane_protocol::board::BoardPhase;
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::{Action, Colour, Forfeit, Phase};
+use aeroplane_rules::{Forfeit, Side, TableAction};
 use tokio::time::Instant;
 
 use super::core::Room;
@@ -62,6 +63,8 @@ impl Room {
                 match message {
                     ServerMessage::Rolled(rolled) => rolled.by_clock = true,
                     ServerMessage::Moved(moved) => moved.by_clock = true,
+                    ServerMessage::Launched(launched) => launched.by_clock = true,
+                    ServerMessage::Walked(walked) => walked.by_clock = true,
                     _ => {}
                 }
             }
@@ -87,6 +90,7 @@ impl Room {
                 ServerMessage::Rolled(rolled) => rolled.deadline_ms = deadline_ms,
                 ServerMessage::Moved(moved) => moved.deadline_ms = deadline_ms,
                 ServerMessage::TurnPassed(passed) => passed.deadline_ms = deadline_ms,
+                ServerMessage::ExtraRoll(extra) => extra.deadline_ms = deadline_ms,
                 _ => {}
             }
         }
@@ -106,7 +110,7 @@ impl Room {
         let max = self.context.config.max_strikes.max(1);
         tracing::info!(seat = colour.as_str(), strikes, "turn clock ran out");
         if strikes >= max {
-            let forfeit = Action::Forfeit {
+            let forfeit = TableAction::Forfeit {
                 colour,
                 reason: Forfeit::Timeout,
             };
@@ -115,28 +119,28 @@ impl Room {
             }
             return;
         }
-        if matches!(self.timeline.game().phase(), Phase::AwaitingRoll) {
+        if matches!(self.timeline.game().phase(), BoardPhase::AwaitingRoll) {
             let Ok(value) = self.timeline.draw(colour) else {
                 return;
             };
-            if let Err(error) = self.play_for(Action::Roll { colour, value }) {
+            if let Err(error) = self.play_for(TableAction::Roll { colour, value }) {
                 tracing::error!(%error, "the rules refused a roll for a timed-out player");
                 return;
             }
         }
         let game = self.timeline.game();
-        if game.to_act() == colour && matches!(game.phase(), Phase::AwaitingMove { .. }) {
+        if game.to_act() == colour && matches!(game.phase(), BoardPhase::AwaitingMove { .. }) {
             self.move_for(colour);
         }
     }
 
     /// Picks and moves a plane for `colour` with the `easy` bot.
-    fn move_for(&mut self, colour: Colour) {
+    fn move_for(&mut self, colour: Side) {
         let seed = self.timeline.event();
-        let Ok(decision) = aeroplane_bot::choose(Level::Easy, self.timeline.game(), seed) else {
+        let Ok(decision) = super::bot::choose(Level::Easy, self.timeline.game(), seed) else {
             return;
         };
-        let action = Action::Move {
+        let action = TableAction::Move {
             colour,
             plane: decision.plane,
         };
@@ -147,7 +151,7 @@ impl Room {
 
     /// Applies an action the clock plays for a player, noting its place in the log first so the
     /// journal written with the action already says who played it.
-    fn play_for(&mut self, action: Action) -> Result<(), aeroplane_rules::RuleError> {
+    fn play_for(&mut self, action: TableAction) -> Result<(), aeroplane_rules::RuleError> {
         self.clock.playing(Some(self.timeline.actions().len()));
         let result = self.apply(action);
         self.clock.playing(None);

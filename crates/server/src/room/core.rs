@@ -11,19 +11,21 @@
 //! event anyone saw. A finished game's record leaves at the same point, once its last action is
 //! journaled.
 
-use aeroplane_dice::SCHEME;
-use aeroplane_protocol::api::RoomStatus;
+use aeroplane_protocol::api::{RoomStatus, TableRules};
+use aeroplane_protocol::board::Board;
 use aeroplane_protocol::error::CloseCode;
-use aeroplane_protocol::record::{Mode, ResultRecord};
+use aeroplane_protocol::record::Mode;
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_protocol::snapshot::{ComputerView, FairnessView, RoomPhase, Snapshot};
-use aeroplane_rules::{Action, Colour};
+use aeroplane_rules::{Side, TableAction};
 use tokio::time::Instant;
 use uuid::Uuid;
 
-use super::bot::BOT_CONN;
+use super::bot::is_bot_conn;
 use super::handle::ConnId;
-use super::journal::{JournalState, Lost, SavedComputer, SavedSeat, Setup, VERSION, Writer};
+use super::journal::{
+    JournalState, Lost, SavedComputer, SavedSeat, Setup, TABLE_VERSION, VERSION, Writer,
+};
 use super::parts::assist::Assist;
 use super::parts::clock::Clock;
 use super::parts::seats::{Joined, Seats};
@@ -72,42 +74,63 @@ impl Room {
         self.timeline.is_live()
     }
 
-    /// Whether `colour`'s seat is the computer's.
-    pub(super) fn is_computer(&self, colour: Colour) -> bool {
+    /// Whether `colour`'s seat is a computer's.
+    pub(super) fn is_computer(&self, colour: Side) -> bool {
         self.assist.is_computer(colour)
     }
 
     /// The whole room as a client should see it now.
     pub(super) fn snapshot(&self) -> Snapshot {
         let started = self.timeline.has_started();
-        let game = *self.timeline.game();
-        let over = game.is_over();
-        let seed = |colour| self.seats.client_seed(colour).as_str().to_owned();
+        let board = *self.timeline.game();
+        let over = board.is_over();
+        let seed = |colour: Side| {
+            (started && board.sides().contains(&colour))
+                .then(|| self.seats.client_seed(colour).as_str().to_owned())
+        };
+        let computers = self.assist.computers().iter().map(|computer| ComputerView {
+            colour: computer.colour,
+            level: computer.level.as_str().to_owned(),
+        });
+        let (game, table) = match board {
+            Board::Plyyard(game) => (Some(game), None),
+            Board::Table(table) => (None, Some(table)),
+        };
         Snapshot {
             room_id: self.id,
             mode: self.mode,
             phase: self.phase(),
             event: self.timeline.event(),
             game,
-            notation: (!over).then(|| game.to_string()),
+            table,
+            notation: (!over).then(|| board.notation()),
             seats: self.seats.views(self.is_live()),
             fairness: FairnessView {
-                scheme: SCHEME.to_owned(),
+                scheme: self.timeline.scheme().as_str().to_owned(),
                 commitment: self.timeline.commitment().to_string(),
-                red_seed: started.then(|| seed(Colour::Red)),
-                yellow_seed: started.then(|| seed(Colour::Yellow)),
+                red_seed: seed(Side::Red),
+                yellow_seed: seed(Side::Yellow),
+                blue_seed: seed(Side::Blue),
+                green_seed: seed(Side::Green),
                 server_seed: over.then(|| self.timeline.server_seed().to_hex()),
             },
-            result: game
-                .outcome()
-                .map(|outcome| ResultRecord::plyyard(outcome.winner, outcome.reason)),
-            computer: self.assist.computer().map(|computer| ComputerView {
-                colour: computer.colour,
-                level: computer.level.as_str().to_owned(),
-            }),
+            result: board.result(),
+            // A two-player room names its one computer as it always has; a table lists them.
+            computer: computers.clone().next().filter(|_| !board.is_table()),
+            computers: computers.filter(|_| board.is_table()).collect(),
             clock: self.clock.view(self.context.config.max_strikes),
             spectators: self.seats.spectator_count(),
         }
+    }
+
+    /// What a table room plays, for its status and creation answer (`None` for two-player
+    /// `plyyard`).
+    pub(super) fn table_rules(&self) -> Option<TableRules> {
+        let board = self.timeline.game();
+        board.is_table().then(|| TableRules {
+            rules: board.rules(),
+            seats: board.sides().to_vec(),
+        })
     }
 
     /// The public status for the HTTP API.
@@ -117,6 +140,7 @@ impl Room {
             mode: self.mode,
             phase: self.phase(),
             seats: self.seats.views(self.is_live()),
+            table: self.table_rules(),
             spectators: self.seats.spectator_count(),
             event: self.timeline.event(),
         }
@@ -209,7 +233,7 @@ impl Room {
         assist: &Assist,
         clock: &Clock,
     ) -> Setup {
-        let seat = |colour: Colour| {
+        let seat = |colour: Side| {
             seats.get(colour).map(|seat| SavedSeat {
                 name: seat.name.to_string(),
                 token: seat.token.as_str().to_owned(),
@@ -217,27 +241,39 @@ impl Room {
                 player_id: seat.player,
             })
         };
+        let board = timeline.game();
+        let table = board.is_table();
+        let mut computers = assist.computers().iter().map(|computer| SavedComputer {
+            colour: computer.colour,
+            level: computer.level.as_str().to_owned(),
+        });
         Setup {
-            version: VERSION,
+            version: if table { TABLE_VERSION } else { VERSION },
             id,
             mode,
             created_at: timeline.created_at(),
             started_at: timeline.started_at(),
             server_seed: timeline.server_seed().to_hex(),
             commitment: timeline.commitment().to_string(),
-            red: seat(Colour::Red),
-            yellow: seat(Colour::Yellow),
-            computer: assist.computer().map(|computer| SavedComputer {
-                colour: computer.colour,
-                level: computer.level.as_str().to_owned(),
-            }),
+            red: seat(Side::Red),
+            yellow: seat(Side::Yellow),
+            blue: seat(Side::Blue),
+            green: seat(Side::Green),
+            rules: table.then(|| board.rules()),
+            players: table.then(|| u8::try_from(board.players()).unwrap_or(4)),
+            computer: if table { None } else { computers.next() },
+            computers: if table {
+                computers.collect()
+            } else {
+                Vec::new()
+            },
             turn_clock_ms: clock.length_ms(),
         }
     }
 
     /// What the metrics follow of this room now.
     pub(super) fn view(&self) -> RoomView {
-        let people = |wanted: fn(Joined) -> bool| self.seats.count_except(BOT_CONN, wanted);
+        let people = |wanted: fn(Joined) -> bool| self.seats.count_except(is_bot_conn, wanted);
         RoomView {
             phase: Some(self.phase()),
             players: people(|role| matches!(role, Joined::Player(_))),
@@ -246,8 +282,8 @@ impl Room {
             ended: self
                 .timeline
                 .game()
-                .outcome()
-                .map(|outcome| outcome.reason.as_str()),
+                .result()
+                .map(|result| result.reason.as_str()),
         }
     }
 
@@ -255,12 +291,12 @@ impl Room {
     pub(super) fn account(&mut self, before: RoomView) {
         let after = self.view();
         if after != before {
-            let new: Vec<Action> = self
+            let new: Vec<TableAction> = self
                 .timeline
                 .actions()
                 .iter()
                 .skip(before.actions)
-                .filter_map(|logged| logged.action.to_plyyard())
+                .map(|logged| logged.action)
                 .collect();
             crate::metrics::room_changed(self.mode, before, after, &new);
         }

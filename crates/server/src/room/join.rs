@@ -2,12 +2,11 @@
 //! leaving. The seats decide who may sit where (`seats.rs`); this turns it into answers and
 //! presence events.
 
-use aeroplane_protocol::PROTOCOL_VERSION;
 use aeroplane_protocol::client::{Join, Role};
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::record::Mode;
 use aeroplane_protocol::server::{PlayerConnected, PlayerDisconnected, ServerMessage, Welcome};
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 use tokio::time::Instant;
 use uuid::Uuid;
 
@@ -61,10 +60,10 @@ impl Room {
             [colour] => Some(*colour),
             _ => None,
         };
-        tracing::info!(conn, seat = colour.map(Colour::as_str), "joined");
+        tracing::info!(conn, seat = colour.map(Side::as_str), "joined");
         let welcome = ServerMessage::Welcome(Welcome {
             id: join.id,
-            protocol: PROTOCOL_VERSION,
+            protocol: self.timeline.game().protocol(),
             role: joined.wire_role(),
             colour,
             colours: colours.clone(),
@@ -78,7 +77,7 @@ impl Room {
     }
 
     /// Tells the registry that `player` holds `colour`'s seat (`GET /api/players/me/live`).
-    pub(super) fn seat_held(&self, player: Uuid, colour: Colour, token: &SeatToken) {
+    pub(super) fn seat_held(&self, player: Uuid, colour: Side, token: &SeatToken) {
         let seat = PlayerSeat {
             room_id: self.id,
             colour,
@@ -90,7 +89,7 @@ impl Room {
 
     /// `conn` is now the live connection of these seats: tell everyone who connected, and start
     /// the game once every seat is taken.
-    fn seats_connected(&mut self, colours: &[Colour], conn: ConnId) {
+    fn seats_connected(&mut self, colours: &[Side], conn: ConnId) {
         for (colour, name) in self.seats.seats_connected(colours, conn) {
             let deadline_ms = self.start_waiting_clock();
             let event = self.timeline.presence();
@@ -112,18 +111,16 @@ impl Room {
         if !self.seats.all_taken() {
             return;
         }
-        let red = self.seats.client_seed(Colour::Red);
-        let yellow = self.seats.client_seed(Colour::Yellow);
-        let started = self.timeline.start(&red, &yellow);
+        let started = self.timeline.start(&self.seats.client_seeds());
         self.retire_at = None;
         self.context.registry.started(self.id);
         // A seat taken in advance (quick match) whose player has not come yet starts its grace now.
         let deadline = Instant::now() + self.context.config.grace();
-        let computer = self.assist.computer().map(|computer| computer.colour);
+        let assist = &self.assist;
         for (colour, seat) in self.seats.iter_mut() {
-            // The computer never abandons, even if the human sat down before the bot did.
+            // A computer never abandons, even if the human sat down before the bot did.
             if seat.conn.is_none() {
-                seat.deadline = (computer != Some(colour)).then_some(deadline);
+                seat.deadline = (!assist.is_computer(colour)).then_some(deadline);
             }
         }
         tracing::info!("game started");
@@ -178,9 +175,9 @@ impl Room {
         } else {
             self.context.config.grace()
         };
-        let computer = self.assist.computer().map(|computer| computer.colour);
+        let assist = &self.assist;
         for (colour, seat) in self.seats.iter_mut() {
-            let held = computer != Some(colour) && (!local || colour == to_act);
+            let held = !assist.is_computer(colour) && (!local || colour == to_act);
             seat.deadline = held.then_some(now + grace);
         }
     }

@@ -38,7 +38,7 @@ mod setup;
 mod social;
 mod task;
 
-pub use bot::BOT_CONN;
+pub use bot::{bot_conn, is_bot_conn};
 pub use handle::{ConnId, RoomCommand, RoomHandle, StatusError};
 pub use journal::{FileJournals, JournalStore, RoomJournal};
 pub use registry::{PlayerSeat, Registry};

@@ -7,7 +7,7 @@ use aeroplane_protocol::client::ClientMessage;
 use aeroplane_protocol::error::{CloseCode, ErrorCode};
 use aeroplane_protocol::record::Mode;
 use aeroplane_protocol::server::{Pong, ServerMessage, SnapshotMessage};
-use aeroplane_rules::{Action, Colour, Forfeit};
+use aeroplane_rules::{Forfeit, Side, TableAction};
 use tokio::time::Instant;
 
 use super::core::Room;
@@ -69,7 +69,7 @@ impl Room {
     }
 
     /// Checks and applies a game action of `colour`.
-    fn act(&mut self, colour: Colour, message: &ClientMessage) -> Result<(), Refusal> {
+    fn act(&mut self, colour: Side, message: &ClientMessage) -> Result<(), Refusal> {
         let draw = matches!(
             message,
             ClientMessage::OfferDraw(_)
@@ -85,19 +85,19 @@ impl Room {
         self.timeline
             .check_seen(message.seen().unwrap_or_default())?;
         let action = match *message {
-            ClientMessage::Roll(_) => Action::Roll {
+            ClientMessage::Roll(_) => TableAction::Roll {
                 colour,
                 value: self.timeline.draw(colour).map_err(rule)?,
             },
-            ClientMessage::Move(movement) => Action::Move {
+            ClientMessage::Move(movement) => TableAction::Move {
                 colour,
                 plane: movement.plane,
             },
-            ClientMessage::Resign(_) => Action::Resign { colour },
-            ClientMessage::OfferDraw(_) => Action::OfferDraw { colour },
-            ClientMessage::AcceptDraw(_) => Action::AcceptDraw { colour },
-            ClientMessage::DeclineDraw(_) => Action::DeclineDraw { colour },
-            ClientMessage::WithdrawDraw(_) => Action::WithdrawDraw { colour },
+            ClientMessage::Resign(_) => TableAction::Resign { colour },
+            ClientMessage::OfferDraw(_) => TableAction::OfferDraw { colour },
+            ClientMessage::AcceptDraw(_) => TableAction::AcceptDraw { colour },
+            ClientMessage::DeclineDraw(_) => TableAction::DeclineDraw { colour },
+            ClientMessage::WithdrawDraw(_) => TableAction::WithdrawDraw { colour },
             ClientMessage::Join(_)
             | ClientMessage::Ping(_)
             | ClientMessage::Sync(_)
@@ -115,13 +115,19 @@ impl Room {
 
     /// Applies an action through the timeline, publishes its events (journaled before anyone
     /// hears of them), and ends the game if it is over.
-    pub(super) fn apply(&mut self, action: Action) -> Result<(), aeroplane_rules::RuleError> {
+    pub(super) fn apply(&mut self, action: TableAction) -> Result<(), aeroplane_rules::RuleError> {
         let seats = &self.seats;
-        let seeds = || Colour::ALL.map(|colour| seats.client_seed(colour).as_str().to_owned());
+        let seeds = || {
+            seats
+                .client_seeds()
+                .into_iter()
+                .map(|(side, seed)| (side, seed.as_str().to_owned()))
+                .collect()
+        };
         let mut messages = self.timeline.apply(action, seeds)?;
         let over = self.timeline.game().is_over();
         // The turn clock restarts with every roll and move, and stops when the game ends.
-        if matches!(action, Action::Roll { .. } | Action::Move { .. }) || over {
+        if matches!(action, TableAction::Roll { .. } | TableAction::Move { .. }) || over {
             self.restart_clock(&mut messages);
         }
         tracing::debug!(?action, events = messages.len(), "applied");
@@ -141,7 +147,7 @@ impl Room {
             return;
         };
         tracing::info!(seat = colour.as_str(), "seat abandoned");
-        let forfeit = Action::Forfeit {
+        let forfeit = TableAction::Forfeit {
             colour,
             reason: Forfeit::Abandoned,
         };

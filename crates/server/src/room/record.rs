@@ -1,23 +1,25 @@
 //! The record of a finished game: what the outbox hands to the store and the API serves.
+//!
+//! A two-player `plyyard` game is written as record format 1, exactly as before; a game of any
+//! other edition or player count as format 2, with every seat, the house rules, every place and
+//! the seeds of dice scheme `v2` (`crates/protocol/src/record.rs`).
 
-use aeroplane_dice::SCHEME;
 use aeroplane_protocol::record::{
-    FairnessRecord, GameRecord, LoggedAction, Mode, PLYYARD_FORMAT, PlayerKind, PlayerRecord,
-    Players, ResultRecord,
+    FairnessRecord, GameRecord, LoggedAction, Mode, PlayerKind, PlayerRecord, Players,
 };
-use aeroplane_rules::{Colour, RULESET, TableAction};
+use aeroplane_rules::edition::JUMP_AFTER_SHORTCUT;
+use aeroplane_rules::{Side, TableAction};
 use time::OffsetDateTime;
 
 use super::core::Room;
 
 /// The complete record of the finished game.
 pub(super) fn of(room: &Room) -> Option<GameRecord> {
-    let outcome = room.timeline.game().outcome()?;
-    let player = |colour: Colour| {
-        let computer = room
-            .assist
-            .computer()
-            .filter(|computer| computer.colour == colour);
+    let board = room.timeline.game();
+    let result = board.result()?;
+    let sides = board.sides();
+    let player = |colour: Side| {
+        let computer = room.assist.computer_of(colour);
         PlayerRecord {
             name: room.seats.name(colour),
             kind: match computer {
@@ -28,10 +30,16 @@ pub(super) fn of(room: &Room) -> Option<GameRecord> {
             player_id: room.seats.player(colour),
         }
     };
-    let red = room.seats.player(Colour::Red);
-    let yellow = room.seats.player(Colour::Yellow);
-    // Rated: an online game between two different identified players (whatever its ending).
-    let rated = room.mode == Mode::Online && red.is_some() && yellow.is_some() && red != yellow;
+    let seated = |colour: Side| sides.contains(&colour).then(|| player(colour));
+    let red = room.seats.player(Side::Red);
+    let yellow = room.seats.player(Side::Yellow);
+    // Rated: a two-player online `plyyard` game between two different identified players
+    // (whatever its ending). Games of the other editions and of three or four are not rated.
+    let rated = room.mode == Mode::Online
+        && !board.is_table()
+        && red.is_some()
+        && yellow.is_some()
+        && red != yellow;
     let count = |pred: fn(&LoggedAction) -> bool| {
         u32::try_from(
             room.timeline
@@ -43,36 +51,42 @@ pub(super) fn of(room: &Room) -> Option<GameRecord> {
         .unwrap_or(u32::MAX)
     };
     let seed = |colour| room.seats.client_seed(colour).as_str().to_owned();
+    let seated_seed = |colour: Side| sides.contains(&colour).then(|| seed(colour));
+    let rules = board.rules();
     let now = OffsetDateTime::now_utc();
     Some(GameRecord {
-        format: PLYYARD_FORMAT,
+        format: GameRecord::format_for(rules, board.players()),
         id: room.id,
-        ruleset: RULESET.to_owned(),
-        house_rules: Vec::new(),
+        ruleset: rules.ruleset().as_str().to_owned(),
+        house_rules: rules
+            .jump_after_shortcut()
+            .then(|| JUMP_AFTER_SHORTCUT.to_owned())
+            .into_iter()
+            .collect(),
         mode: room.mode,
         created_at: room.timeline.created_at(),
         started_at: room.timeline.started_at().unwrap_or(now),
         ended_at: now,
         players: Players {
-            red: player(Colour::Red),
-            yellow: player(Colour::Yellow),
-            blue: None,
-            green: None,
+            red: player(Side::Red),
+            yellow: player(Side::Yellow),
+            blue: seated(Side::Blue),
+            green: seated(Side::Green),
         },
         rated,
-        result: ResultRecord::plyyard(outcome.winner, outcome.reason),
+        result,
         // Undone rolls still count: each consumed a value of the die stream.
         rolls: count(|logged| matches!(logged.action, TableAction::Roll { .. })),
         moves: count(|logged| !logged.undone && matches!(logged.action, TableAction::Move { .. })),
         actions: room.timeline.actions().to_vec(),
         fairness: FairnessRecord {
-            scheme: SCHEME.to_owned(),
+            scheme: room.timeline.scheme().as_str().to_owned(),
             commitment: room.timeline.commitment().to_string(),
             server_seed: room.timeline.server_seed().to_hex(),
-            red_seed: seed(Colour::Red),
-            yellow_seed: seed(Colour::Yellow),
-            blue_seed: None,
-            green_seed: None,
+            red_seed: seed(Side::Red),
+            yellow_seed: seed(Side::Yellow),
+            blue_seed: seated_seed(Side::Blue),
+            green_seed: seated_seed(Side::Green),
         },
     })
 }

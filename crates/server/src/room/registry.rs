@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
 use aeroplane_protocol::record::Mode;
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 use tokio::sync::watch;
 use uuid::Uuid;
 
@@ -20,7 +20,7 @@ pub struct PlayerSeat {
     /// The room.
     pub room_id: Uuid,
     /// The seat's colour (Red's for the player of a local room, who holds every seat).
-    pub colour: Colour,
+    pub colour: Side,
     /// The seat's token.
     pub token: SeatToken,
     /// The kind of room.

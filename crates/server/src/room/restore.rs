@@ -9,15 +9,16 @@
 use std::time::Duration;
 
 use aeroplane_dice::{ClientSeed, ServerSeed};
+use aeroplane_protocol::board::Board;
 use aeroplane_protocol::name::PlayerName;
 use aeroplane_protocol::record::{LoggedAction, Mode};
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 
 use tokio::sync::oneshot;
 
 use super::core::Room;
 use super::handle::RoomHandle;
-use super::journal::{Line, Loaded, RoomJournal, SavedClock, SavedSeat, Setup, VERSION};
+use super::journal::{Line, Loaded, RoomJournal, SavedClock, SavedSeat, Setup, TABLE_VERSION};
 use super::setup::{ComputerSeat, RoomContext, RoomSetup, SeatSetup};
 use super::task;
 use crate::token::SeatToken;
@@ -159,7 +160,7 @@ fn restore(
     // again, then is rewritten whole (so a torn last entry is gone before anything is appended).
     let mut room = task::build(room_setup, setup.created_at, Some(journal), context.clone());
     let result = match setup.started_at {
-        Some(_) if !room.timeline.has_started() => Err(bad("a started game without both seats")),
+        Some(_) if !room.timeline.has_started() => Err(bad("a started game without every seat")),
         Some(started_at) => put_back(&mut room, started_at, actions, clock),
         None if !actions.is_empty() => Err(bad("actions before the game started")),
         None => Ok(()),
@@ -193,20 +194,14 @@ fn put_back(
     actions: Vec<LoggedAction>,
     clock: SavedClock,
 ) -> Result<(), RestoreError> {
-    let red = room.seats.client_seed(Colour::Red);
-    let yellow = room.seats.client_seed(Colour::Yellow);
+    let seeds = room.seats.client_seeds();
     let (mode, assist) = (room.mode, &mut room.assist);
     room.timeline
-        .put_back(
-            started_at,
-            (&red, &yellow),
-            actions,
-            |before, action, index| {
-                if !clock.played.contains(&index) {
-                    assist.remember(mode, before, action, index);
-                }
-            },
-        )
+        .put_back(started_at, &seeds, actions, |before, action, index| {
+            if !clock.played.contains(&index) {
+                assist.remember(mode, before, action, index);
+            }
+        })
         .map_err(|(index, error)| RestoreError::Replay { index, error })?;
     room.clock.put_back(clock);
     Ok(())
@@ -214,54 +209,88 @@ fn put_back(
 
 /// The room a journal's setup describes, its seats taken.
 fn setup_of(setup: &Setup) -> Result<RoomSetup, RestoreError> {
-    if !(1..=VERSION).contains(&setup.version) {
+    if !(1..=TABLE_VERSION).contains(&setup.version) {
         return Err(RestoreError::BadSetup(format!(
-            "journal version {} (this server reads 1 to {VERSION})",
+            "journal version {} (this server reads 1 to {TABLE_VERSION})",
             setup.version
         )));
     }
+    let board = board_of(setup)?;
     let server_seed: ServerSeed = setup.server_seed.parse().map_err(|_| bad("server seed"))?;
     if server_seed.commitment().to_string() != setup.commitment {
         return Err(bad("the server seed does not match its commitment"));
     }
-    let computer = computer_of(setup)?;
+    let computers = computers_of(setup)?;
     let mut seats = Vec::new();
-    for (colour, saved) in [(Colour::Red, &setup.red), (Colour::Yellow, &setup.yellow)] {
-        if let Some(saved) = saved {
-            seats.push(seat_of(colour, saved)?);
+    let saved = [
+        (Side::Red, &setup.red),
+        (Side::Yellow, &setup.yellow),
+        (Side::Blue, &setup.blue),
+        (Side::Green, &setup.green),
+    ];
+    for (colour, saved) in saved {
+        match saved {
+            Some(_) if !board.sides().contains(&colour) => {
+                return Err(bad("a seat of a colour that does not play"));
+            }
+            Some(saved) => seats.push(seat_of(colour, saved)?),
+            None => {}
         }
     }
-    if let Some(computer) = computer
-        && !seats.iter().any(|seat| seat.colour == computer.colour)
-    {
-        return Err(bad("the computer has no seat"));
+    for computer in &computers {
+        if !seats.iter().any(|seat| seat.colour == computer.colour) {
+            return Err(bad("a computer has no seat"));
+        }
     }
     Ok(RoomSetup {
         id: setup.id,
         mode: setup.mode,
+        board,
         server_seed,
         seats,
         turn_clock: setup.turn_clock_ms.map(Duration::from_millis),
-        computer,
+        computers,
     })
 }
 
-/// The computer's seat of a journaled computer room.
-fn computer_of(setup: &Setup) -> Result<Option<ComputerSeat>, RestoreError> {
-    match (setup.mode, &setup.computer) {
-        (Mode::Computer, Some(saved)) => Ok(Some(ComputerSeat {
-            colour: saved.colour,
-            level: saved.level.parse().map_err(|_| bad("computer level"))?,
-        })),
-        (Mode::Computer, None) => Err(bad("a computer room without its computer")),
-        (_, Some(_)) => Err(bad("a computer outside a computer room")),
-        (_, None) => Ok(None),
+/// The game a journaled setup plays: two-player `plyyard` up to version 3, the journaled edition
+/// and player count from version 4.
+fn board_of(setup: &Setup) -> Result<Board, RestoreError> {
+    match (setup.rules, setup.players) {
+        (None, None) if setup.version < TABLE_VERSION => Ok(Board::default()),
+        (Some(rules), Some(players)) if setup.version == TABLE_VERSION => {
+            Board::new(rules, usize::from(players))
+                .map_err(|error| RestoreError::BadSetup(error.to_string()))
+        }
+        _ => Err(bad(
+            "the edition and player count do not fit the journal version",
+        )),
+    }
+}
+
+/// The computers' seats of a journaled computer room: its one `computer` (up to version 3) or
+/// its `computers` (version 4).
+fn computers_of(setup: &Setup) -> Result<Vec<ComputerSeat>, RestoreError> {
+    let saved: Vec<_> = setup.computer.iter().chain(&setup.computers).collect();
+    match (setup.mode, saved.is_empty()) {
+        (Mode::Computer, true) => Err(bad("a computer room without its computer")),
+        (Mode::Computer, false) => saved
+            .into_iter()
+            .map(|saved| {
+                Ok(ComputerSeat {
+                    colour: saved.colour,
+                    level: saved.level.parse().map_err(|_| bad("computer level"))?,
+                })
+            })
+            .collect(),
+        (_, false) => Err(bad("a computer outside a computer room")),
+        (_, true) => Ok(Vec::new()),
     }
 }
 
 /// A journaled seat. A name from an older server that a name may no longer be is cleaned
 /// ([`PlayerName::lossy`]), never refused: the game matters more than its spelling.
-fn seat_of(colour: Colour, saved: &SavedSeat) -> Result<SeatSetup, RestoreError> {
+fn seat_of(colour: Side, saved: &SavedSeat) -> Result<SeatSetup, RestoreError> {
     Ok(SeatSetup {
         colour,
         name: PlayerName::parse(&saved.name).unwrap_or_else(|_| PlayerName::lossy(&saved.name)),
@@ -379,7 +408,7 @@ mod tests {
         }
     }
 
-    fn seat(colour: Colour, name: &str) -> (SeatSetup, String) {
+    fn seat(colour: Side, name: &str) -> (SeatSetup, String) {
         let token = SeatToken::generate().unwrap();
         let text = token.as_str().to_owned();
         let seat = SeatSetup {
@@ -403,16 +432,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let journals = Arc::new(MemoryJournals::default());
         let first = context(journals.clone(), dir.path()).await;
-        let (red, red_token) = seat(Colour::Red, "Ann");
-        let (yellow, _) = seat(Colour::Yellow, "Bob");
+        let (red, red_token) = seat(Side::Red, "Ann");
+        let (yellow, _) = seat(Side::Yellow, "Bob");
         let id = Uuid::new_v4();
         let setup = RoomSetup {
             id,
             mode: Mode::Online,
+            board: Board::default(),
             server_seed: ServerSeed::generate().unwrap(),
             seats: vec![red, yellow],
             turn_clock: None,
-            computer: None,
+            computers: Vec::new(),
         };
         let room = task::open_journaled(setup, first.clone()).await;
         // Red comes and rolls: event 1 started the game, event 2 says Red connected.

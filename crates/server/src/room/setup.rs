@@ -4,9 +4,10 @@ use std::sync::Arc;
 
 use aeroplane_bot::Level;
 use aeroplane_dice::{ClientSeed, ServerSeed};
+use aeroplane_protocol::board::Board;
 use aeroplane_protocol::name::PlayerName;
 use aeroplane_protocol::record::{GameRecord, Mode};
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 use aeroplane_store::{GameStore, OutboxHandle};
 
 use super::journal::{JournalStore, RoomJournal};
@@ -21,8 +22,8 @@ pub(super) const NAME: &str = "Computer";
 /// The seat the computer plays in a computer room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ComputerSeat {
-    /// The computer's colour (the human plays the other).
-    pub colour: Colour,
+    /// The computer's colour.
+    pub colour: Side,
     /// How strongly it plays.
     pub level: Level,
 }
@@ -50,7 +51,7 @@ impl ComputerSeat {
 #[derive(Debug)]
 pub struct SeatSetup {
     /// The colour.
-    pub colour: Colour,
+    pub colour: Side,
     /// The player's display name.
     pub name: PlayerName,
     /// The player's dice seed.
@@ -68,14 +69,16 @@ pub struct RoomSetup {
     pub id: uuid::Uuid,
     /// The kind of room.
     pub mode: Mode,
+    /// The game in its initial position: the edition, its house rules and how many play.
+    pub board: Board,
     /// The secret dice seed.
     pub server_seed: ServerSeed,
     /// Seats taken in advance (in a computer room, the computer's among them).
     pub seats: Vec<SeatSetup>,
     /// The turn clock: how long each decision may take (`None`: no clock).
     pub turn_clock: Option<std::time::Duration>,
-    /// The computer's seat, in a computer room; its bot starts with the room.
-    pub computer: Option<ComputerSeat>,
+    /// The computers' seats, in a computer room (one to three); their bots start with the room.
+    pub computers: Vec<ComputerSeat>,
 }
 
 /// What every room shares with the server.

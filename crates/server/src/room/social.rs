@@ -5,18 +5,21 @@
 //! working. (The spectator count is in every snapshot and in `GET /api/rooms/{id}`; it is not
 //! pushed, so that watchers coming and going never interleave with a player's game messages.) Quick messages are a fixed set of phrases (no free text, so nothing to moderate) and
 //! a seat may send one every [`SAY_INTERVAL`]. A rematch needs both players to ask after the
-//! game; it opens a new room with the seats taken in advance (as a quick match does), the
-//! colours swapped and new seeds, and tells each player its new seat token.
+//! game (every player, in a room of three or four); it opens a new room of the same edition with
+//! the seats taken in advance (as a quick match does), every player moved one colour on in turn
+//! order (the two colours swapped, with two), new seeds, and tells each player its new seat
+//! token.
 
 use std::collections::BTreeMap;
 
 use aeroplane_dice::{ClientSeed, ServerSeed};
+use aeroplane_protocol::board::Board;
 use aeroplane_protocol::client::Phrase;
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::name::PlayerName;
 use aeroplane_protocol::record::Mode;
 use aeroplane_protocol::server::{RematchOffered, RematchReady, Said, ServerMessage};
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 use tokio::time::Instant;
 use uuid::Uuid;
 
@@ -30,7 +33,7 @@ type Refused = (ErrorCode, String);
 
 impl Room {
     /// Sends a preset quick message of `colour` to everyone in the room.
-    pub(super) fn say(&mut self, colour: Colour, phrase: Phrase) -> Result<(), Refused> {
+    pub(super) fn say(&mut self, colour: Side, phrase: Phrase) -> Result<(), Refused> {
         self.check_online("quick messages")?;
         let now = Instant::now();
         let last = self.social.last_said.get(&colour);
@@ -43,8 +46,8 @@ impl Room {
         Ok(())
     }
 
-    /// `colour` asks for (or accepts) a rematch; when both have, the new room opens.
-    pub(super) fn rematch(&mut self, colour: Colour, seed: Option<String>) -> Result<(), Refused> {
+    /// `colour` asks for (or accepts) a rematch; when every player has, the new room opens.
+    pub(super) fn rematch(&mut self, colour: Side, seed: Option<String>) -> Result<(), Refused> {
         self.check_online("rematches")?;
         if !self.timeline.game().is_over() {
             return Err((
@@ -63,7 +66,9 @@ impl Room {
         let seed = ClientSeed::new(seed.unwrap_or_default())
             .map_err(|error| (ErrorCode::SeedTooLong, error.to_string()))?;
         self.social.rematch.insert(colour, seed);
-        if Colour::ALL
+        if self
+            .seats
+            .sides()
             .iter()
             .any(|colour| !self.social.rematch.contains_key(colour))
         {
@@ -95,8 +100,10 @@ impl Room {
         let ws_path = format!("/ws/rooms/{id}");
         let mut seats = Vec::new();
         let mut answers = BTreeMap::new();
-        for old in Colour::ALL {
-            let new = old.opponent();
+        // Everyone moves one seat on, so that another player rolls first.
+        let sides = self.seats.sides();
+        for (index, old) in sides.iter().copied().enumerate() {
+            let new = sides[(index + 1) % sides.len()];
             let token = SeatToken::generate().map_err(internal)?;
             // A finished online game had both seats taken; the fallback is never shown.
             let name = self
@@ -120,13 +127,16 @@ impl Room {
                 player: self.seats.player(old),
             });
         }
+        let board = self.timeline.game();
         let setup = RoomSetup {
             id,
             mode: Mode::Online,
+            board: Board::new(board.rules(), board.players())
+                .expect("a room's own edition seats its own players"),
             server_seed,
             seats,
             turn_clock: self.clock.per_decision(),
-            computer: None,
+            computers: Vec::new(),
         };
         open(setup, self.context.clone());
         tracing::info!(rematch_room = %id, "rematch opened");
@@ -147,7 +157,7 @@ impl Room {
     }
 
     /// Sends one message to the live connection of `colour`'s seat, if any.
-    fn send_to_seat(&mut self, colour: Colour, message: &ServerMessage) {
+    fn send_to_seat(&mut self, colour: Side, message: &ServerMessage) {
         if let Some(conn) = self.seats.get(colour).and_then(|seat| seat.conn) {
             self.reply(conn, message);
         }

@@ -4,13 +4,13 @@
 //! Every room starts through [`launch`]: a new one ([`open`]: online, computer, local, quick
 //! match, rematch) and one restored from its journal (`room/restore.rs`) alike. It creates
 //! the inbox, registers the room, spawns its task and, in a computer room whose game is not over,
-//! the computer's bot. The task's first step writes (or, restored, rewrites) the journal;
+//! the computers' bots (one per computer seat). The task's first step writes (or, restored, rewrites) the journal;
 //! [`open_journaled`] waits for it, so an HTTP answer never names a room a crash could forget.
 
 use aeroplane_protocol::error::CloseCode;
 use aeroplane_protocol::record::Mode;
 use aeroplane_protocol::snapshot::RoomPhase;
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 use time::OffsetDateTime;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Instant, sleep_until};
@@ -63,10 +63,10 @@ pub(super) fn build(
     let mut room = Room {
         id: setup.id,
         mode: setup.mode,
-        seats: Seats::new(setup.mode == Mode::Local),
-        timeline: Timeline::new(setup.server_seed, created_at),
-        clock: Clock::new(setup.turn_clock),
-        assist: Assist::new(setup.computer),
+        seats: Seats::new(setup.mode == Mode::Local, setup.board.sides()),
+        timeline: Timeline::new(setup.board, setup.server_seed, created_at),
+        clock: Clock::new(setup.turn_clock, setup.board.sides()),
+        assist: Assist::new(setup.computers),
         social: Social::default(),
         journal,
         retire_at: None,
@@ -76,7 +76,7 @@ pub(super) fn build(
     };
     for seat in setup.seats {
         // A local room's player is listed once, by Red's seat (the one they join through).
-        let listed = room.mode != Mode::Local || seat.colour == Colour::Red;
+        let listed = room.mode != Mode::Local || seat.colour == Side::Red;
         if let Some(player) = seat.player.filter(|_| listed) {
             room.seat_held(player, seat.colour, &seat.token);
         }
@@ -105,12 +105,18 @@ pub(super) fn launch(room: Room, restored: bool) -> (RoomHandle, oneshot::Receiv
     if restored {
         crate::metrics::room_restored(room.mode, room.view());
     }
-    let bot = room.assist.computer().and_then(|computer| {
-        let seat = room.seats.get(computer.colour)?;
-        // The choice seed only varies the `random` level; without entropy, the room id will do.
-        let seed = choice_seed().unwrap_or_else(|_| room.id.as_u64_pair().0);
-        Some(Bot::new(computer, seat.token.clone(), seed, &context))
-    });
+    let bots: Vec<Bot> = room
+        .assist
+        .computers()
+        .iter()
+        .filter_map(|computer| {
+            let seat = room.seats.get(computer.colour)?;
+            // The choice seed only varies the `random` level; without entropy, the room id will
+            // do.
+            let seed = choice_seed().unwrap_or_else(|_| room.id.as_u64_pair().0);
+            Some(Bot::new(*computer, seat.token.clone(), seed, &context))
+        })
+        .collect();
     let over = room.timeline.game().is_over();
     let span = tracing::info_span!(parent: None, "room", room_id = %room.id);
     let (journaled, written) = oneshot::channel();
@@ -121,8 +127,10 @@ pub(super) fn launch(room: Room, restored: bool) -> (RoomHandle, oneshot::Receiv
             .run(commands, restored, journaled)
             .instrument(span),
     );
-    if let Some(bot) = bot.filter(|_| !over) {
-        bot.spawn(&handle);
+    if !over {
+        for bot in bots {
+            bot.spawn(&handle);
+        }
     }
     (handle, written)
 }

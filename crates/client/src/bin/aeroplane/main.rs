@@ -8,7 +8,17 @@ mod watch;
 
 use std::process::ExitCode;
 
+use aeroplane_protocol::board::Board;
 use clap::{Parser, Subcommand};
+
+/// The board of a room as the terminal shows it: the `plyyard` board drawn, a table of another
+/// edition as its position line.
+pub(crate) fn show_board(board: &Board, colour: bool) -> String {
+    match board {
+        Board::Plyyard(game) => aeroplane_client::render::render(game, colour),
+        Board::Table(table) => format!("{table}\n"),
+    }
+}
 
 /// Play, watch, verify and replay games of an Aeroplane Chess server from a terminal.
 ///

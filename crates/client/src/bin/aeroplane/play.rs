@@ -4,7 +4,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use aeroplane_bot::Level;
-use aeroplane_client::render::{colour_wanted, describe, render};
+use aeroplane_client::render::{colour_wanted, describe};
 use aeroplane_client::terminal::escape;
 use aeroplane_client::{Api, Client, Turn, room_url, verify_record, ws_url};
 use aeroplane_protocol::record::Mode;
@@ -87,7 +87,7 @@ async fn seated(
     } else if let Some(level) = args.computer {
         let colour = args.colour.unwrap_or(Colour::Red);
         let room = api
-            .create_computer_room(colour, level)
+            .create_computer_room(colour.into(), level)
             .await
             .context("failed to open a room against the computer")?;
         println!(
@@ -110,7 +110,9 @@ async fn seated(
             }
         };
         let mut client = connect(room_url(server, room)).await?;
-        client.join_player(&args.name, args.colour, seed).await?;
+        client
+            .join_player(&args.name, args.colour.map(Into::into), seed)
+            .await?;
         client
     };
     Ok(client)
@@ -150,7 +152,7 @@ pub(crate) async fn run(
     };
     println!("you play {me}. {}", help(mode));
     let colour = colour_wanted();
-    print!("{}", render(client.game(), colour));
+    print!("{}", crate::show_board(client.board(), colour));
 
     let mut input = tokio::io::BufReader::new(tokio::io::stdin()).lines();
     let mut prompted = false;
@@ -192,7 +194,7 @@ pub(crate) async fn run(
                     prompted = false;
                     // The board changes only when a plane moves or an undo takes moves back.
                     if matches!(message, ServerMessage::Moved(_) | ServerMessage::Undone(_)) {
-                        print!("{}", render(client.game(), colour));
+                        print!("{}", crate::show_board(client.board(), colour));
                     }
                     println!("{text}");
                 }
@@ -207,7 +209,7 @@ pub(crate) async fn run(
         }
     };
     match result.winner {
-        Some(winner) if winner == me.into() => println!("you won ({})", result.reason.as_str()),
+        Some(winner) if winner == me => println!("you won ({})", result.reason.as_str()),
         Some(_) => println!("you lost ({})", result.reason.as_str()),
         None => println!("draw ({})", result.reason.as_str()),
     }

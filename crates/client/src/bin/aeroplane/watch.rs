@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use aeroplane_client::render::{colour_wanted, describe, render};
+use aeroplane_client::render::{colour_wanted, describe};
 use aeroplane_client::{Client, room_url};
 use aeroplane_protocol::server::ServerMessage;
 use uuid::Uuid;
@@ -21,7 +21,7 @@ pub(crate) async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
     let mut client = Client::connect(&room_url(server, args.room)).await?;
     let welcome = client.join_spectator(&args.name).await?;
     let colour = colour_wanted();
-    print!("{}", render(client.game(), colour));
+    print!("{}", crate::show_board(client.board(), colour));
     if let Some(result) = welcome.snapshot.result {
         println!("the game is over: {result:?}");
         return Ok(ExitCode::SUCCESS);
@@ -29,7 +29,7 @@ pub(crate) async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
     loop {
         let message = client.next_message().await?;
         if let Some(text) = describe(&message) {
-            print!("{}", render(client.game(), colour));
+            print!("{}", crate::show_board(client.board(), colour));
             println!("{text}");
         }
         if let ServerMessage::GameOver(over) = message {

@@ -2,13 +2,19 @@
 //! store). The format is versioned by the setup's `version`; see the module docs of `journal`.
 
 use aeroplane_protocol::record::{LoggedAction, Mode};
-use aeroplane_rules::Colour;
+use aeroplane_rules::{Rules, Side};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-/// The journal format this server writes; it reads every version from 1 up to this one.
+/// The journal format this server writes for a two-player `plyyard` room; it reads every version
+/// from 1 up to [`TABLE_VERSION`].
 pub const VERSION: u32 = 3;
+
+/// The journal format of a table room (any other edition or player count): version 3 with the
+/// edition, the player count, Blue's and Green's seats and every computer. A server that knows
+/// only version 3 refuses it rather than restore it as a two-player `plyyard` game.
+pub const TABLE_VERSION: u32 = 4;
 
 /// The first entry of a journal: the room's fixed facts and its seats.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -39,9 +45,24 @@ pub struct Setup {
     /// Yellow's seat; a waiting room's may lack it (since version 3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub yellow: Option<SavedSeat>,
-    /// The computer's seat, in a computer room (since version 2).
+    /// Blue's seat, in a table room of three or four (version 4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blue: Option<SavedSeat>,
+    /// Green's seat, in a table room of four (version 4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub green: Option<SavedSeat>,
+    /// The edition with its house rules, in a table room (version 4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Rules>,
+    /// How many players, in a table room (version 4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<u8>,
+    /// The computer's seat, in a two-player `plyyard` computer room (since version 2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub computer: Option<SavedComputer>,
+    /// Every computer's seat, in a table computer room (version 4).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub computers: Vec<SavedComputer>,
     /// The turn clock's length in ms, in a room with a clock (since version 2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_clock_ms: Option<u64>,
@@ -66,7 +87,7 @@ pub struct SavedSeat {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SavedComputer {
     /// The computer's colour.
-    pub colour: Colour,
+    pub colour: Side,
     /// The level's name (`random`, `easy`, `normal`, `hard`).
     pub level: String,
 }
@@ -75,8 +96,9 @@ pub struct SavedComputer {
 /// actions it played for a player (undo never takes those back).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SavedClock {
-    /// Red's and Yellow's strikes.
-    pub strikes: [u32; 2],
+    /// The strikes of the colours that play, in turn order (Red's and Yellow's in a two-player
+    /// `plyyard` room, as journals always had them).
+    pub strikes: Vec<u32>,
     /// The indices of the actions the clock played.
     pub played: Vec<usize>,
 }

@@ -54,7 +54,7 @@ mod store;
 mod writer;
 
 pub use file::FileJournals;
-pub use format::{Line, SavedClock, SavedComputer, SavedSeat, Setup, VERSION};
+pub use format::{Line, SavedClock, SavedComputer, SavedSeat, Setup, TABLE_VERSION, VERSION};
 pub use nats::NatsJournals;
 pub use store::{JournalStore, Loaded, Revoked, RoomJournal, is_revoked};
 pub(super) use writer::{JournalState, Lost, Writer};

@@ -1,16 +1,17 @@
 //! What computer and local rooms keep for hints and undo: the computer's seat and the undo
 //! points. How the room answers `hint` and `undo` is `room/assist.rs`.
 
+use aeroplane_protocol::board::Board;
 use aeroplane_protocol::record::Mode;
-use aeroplane_rules::{Action, Colour, Game};
+use aeroplane_rules::{Side, TableAction};
 
 use crate::room::setup::ComputerSeat;
 
 /// What a room keeps for hints and undo.
 #[derive(Debug, Default)]
 pub(in crate::room) struct Assist {
-    /// The computer's seat, in a computer room.
-    computer: Option<ComputerSeat>,
+    /// The computers' seats, in a computer room.
+    computers: Vec<ComputerSeat>,
     /// The positions undo can go back to, oldest first.
     undo: Vec<UndoPoint>,
 }
@@ -19,33 +20,40 @@ pub(in crate::room) struct Assist {
 #[derive(Clone, Copy, Debug)]
 struct UndoPoint {
     /// The game awaiting that move, its roll pending.
-    game: Game,
+    game: Board,
     /// The index of the move in the action log.
     action: usize,
 }
 
 impl Assist {
-    /// The assistant of a room, with the computer's seat in a computer room.
-    pub(in crate::room) fn new(computer: Option<ComputerSeat>) -> Assist {
+    /// The assistant of a room, with the computers' seats in a computer room.
+    pub(in crate::room) fn new(computers: Vec<ComputerSeat>) -> Assist {
         Assist {
-            computer,
+            computers,
             undo: Vec::new(),
         }
     }
 
-    /// The computer's seat, in a computer room.
-    pub(in crate::room) fn computer(&self) -> Option<ComputerSeat> {
-        self.computer
+    /// The computers' seats, in a computer room (none elsewhere).
+    pub(in crate::room) fn computers(&self) -> &[ComputerSeat] {
+        &self.computers
     }
 
-    /// Whether `colour`'s seat is the computer's.
-    pub(in crate::room) fn is_computer(&self, colour: Colour) -> bool {
-        self.computer
-            .is_some_and(|computer| computer.colour == colour)
+    /// The computer playing `colour`, if a computer does.
+    pub(in crate::room) fn computer_of(&self, colour: Side) -> Option<ComputerSeat> {
+        self.computers
+            .iter()
+            .copied()
+            .find(|computer| computer.colour == colour)
+    }
+
+    /// Whether `colour`'s seat is a computer's.
+    pub(in crate::room) fn is_computer(&self, colour: Side) -> bool {
+        self.computer_of(colour).is_some()
     }
 
     /// Takes the latest undo point: the position and the index of its move in the log.
-    pub(in crate::room) fn pop(&mut self) -> Option<(Game, usize)> {
+    pub(in crate::room) fn pop(&mut self) -> Option<(Board, usize)> {
         self.undo.pop().map(|point| (point.game, point.action))
     }
 
@@ -54,11 +62,11 @@ impl Assist {
     pub(in crate::room) fn remember(
         &mut self,
         mode: Mode,
-        before: Game,
-        action: Action,
+        before: Board,
+        action: TableAction,
         index: usize,
     ) {
-        let Action::Move { colour, .. } = action else {
+        let TableAction::Move { colour, .. } = action else {
             return;
         };
         let undoable = match mode {

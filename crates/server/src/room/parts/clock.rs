@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use aeroplane_protocol::snapshot::{ClockView, Strikes};
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 use tokio::time::Instant;
 
 use super::seats::millis;
@@ -14,12 +14,14 @@ use crate::room::journal::SavedClock;
 /// A room's turn clock: its length, the pending deadline and what it counted.
 #[derive(Debug, Default)]
 pub(in crate::room) struct Clock {
+    /// The colours that play, in turn order (the order the journal keeps the strikes in).
+    sides: &'static [Side],
     /// How long each decision may take; `None` for a room without a clock.
     per_decision: Option<Duration>,
     /// When the pending decision times out.
     deadline: Option<Instant>,
     /// Strikes per colour in this game.
-    strikes: BTreeMap<Colour, u32>,
+    strikes: BTreeMap<Side, u32>,
     /// The indices in the action log of the actions the clock played for a player.
     played: Vec<usize>,
     /// Whether the action being applied now is one the clock plays for a player.
@@ -27,9 +29,10 @@ pub(in crate::room) struct Clock {
 }
 
 impl Clock {
-    /// A clock of this length, or none.
-    pub(in crate::room) fn new(per_decision: Option<Duration>) -> Clock {
+    /// A clock of this length, or none, for the players of `sides`.
+    pub(in crate::room) fn new(per_decision: Option<Duration>, sides: &'static [Side]) -> Clock {
         Clock {
+            sides,
             per_decision: per_decision.filter(|length| !length.is_zero()),
             ..Clock::default()
         }
@@ -53,23 +56,27 @@ impl Clock {
     /// The count the journal keeps.
     pub(in crate::room) fn saved(&self) -> SavedClock {
         SavedClock {
-            strikes: Colour::ALL.map(|colour| self.strikes(colour)),
+            strikes: self
+                .sides
+                .iter()
+                .map(|colour| self.strikes(*colour))
+                .collect(),
             played: self.played.clone(),
         }
     }
 
     /// Puts back a journaled count.
     pub(in crate::room) fn put_back(&mut self, saved: SavedClock) {
-        self.strikes = Colour::ALL.into_iter().zip(saved.strikes).collect();
+        self.strikes = self.sides.iter().copied().zip(saved.strikes).collect();
         self.played = saved.played;
     }
 
-    fn strikes(&self, colour: Colour) -> u32 {
+    fn strikes(&self, colour: Side) -> u32 {
         self.strikes.get(&colour).copied().unwrap_or(0)
     }
 
     /// Counts a strike against `colour`; answers its strikes now.
-    pub(in crate::room) fn strike(&mut self, colour: Colour) -> u32 {
+    pub(in crate::room) fn strike(&mut self, colour: Side) -> u32 {
         let strikes = self.strikes.entry(colour).or_insert(0);
         *strikes += 1;
         *strikes
@@ -108,8 +115,10 @@ impl Clock {
             per_decision_ms,
             remaining_ms,
             strikes: Strikes {
-                red: self.strikes(Colour::Red),
-                yellow: self.strikes(Colour::Yellow),
+                red: self.strikes(Side::Red),
+                yellow: self.strikes(Side::Yellow),
+                blue: self.strikes(Side::Blue),
+                green: self.strikes(Side::Green),
             },
             max_strikes: max_strikes.max(1),
         })

@@ -15,7 +15,7 @@ use aeroplane_protocol::error::{CloseCode, ErrorCode};
 use aeroplane_protocol::name::PlayerName;
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_protocol::snapshot::{SeatView, Seats as SeatViews};
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 use axum::extract::ws::Utf8Bytes;
 use tokio::time::Instant;
 use uuid::Uuid;
@@ -65,7 +65,7 @@ impl Seat {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(in crate::room) enum Joined {
     /// A player; in a local room the one player, joined through Red's seat.
-    Player(Colour),
+    Player(Side),
     /// A spectator.
     Spectator,
 }
@@ -91,16 +91,20 @@ struct Conn {
 /// The seats by colour and the connections.
 #[derive(Debug)]
 pub(in crate::room) struct Seats {
-    seats: BTreeMap<Colour, Seat>,
+    /// The colours that play, in turn order.
+    sides: &'static [Side],
+    seats: BTreeMap<Side, Seat>,
     conns: HashMap<ConnId, Conn>,
     /// Whether one player holds every seat (a local room).
     shared: bool,
 }
 
 impl Seats {
-    /// No seat taken yet; `shared` for a local room, whose one player holds every seat.
-    pub(in crate::room) fn new(shared: bool) -> Seats {
+    /// No seat of `sides` (the colours that play) taken yet; `shared` for a local room, whose
+    /// one player holds every seat.
+    pub(in crate::room) fn new(shared: bool, sides: &'static [Side]) -> Seats {
         Seats {
+            sides,
             seats: BTreeMap::new(),
             conns: HashMap::new(),
             shared,
@@ -108,36 +112,49 @@ impl Seats {
     }
 
     /// The seat of `colour`.
-    pub(in crate::room) fn get(&self, colour: Colour) -> Option<&Seat> {
+    pub(in crate::room) fn get(&self, colour: Side) -> Option<&Seat> {
         self.seats.get(&colour)
     }
 
     /// Seats `colour` (a seat taken in advance, or restored).
-    pub(in crate::room) fn put(&mut self, colour: Colour, seat: Seat) {
+    pub(in crate::room) fn put(&mut self, colour: Side, seat: Seat) {
         self.seats.insert(colour, seat);
+    }
+
+    /// The colours that play, in turn order.
+    pub(in crate::room) fn sides(&self) -> &'static [Side] {
+        self.sides
     }
 
     /// Whether every colour of the game has its seat.
     pub(in crate::room) fn all_taken(&self) -> bool {
-        Colour::ALL
+        self.sides
             .iter()
             .all(|colour| self.seats.contains_key(colour))
     }
 
+    /// The client seed of every colour that plays, in turn order.
+    pub(in crate::room) fn client_seeds(&self) -> Vec<(Side, ClientSeed)> {
+        self.sides
+            .iter()
+            .map(|side| (*side, self.client_seed(*side)))
+            .collect()
+    }
+
     /// Every taken seat, by colour.
-    pub(in crate::room) fn iter_mut(&mut self) -> impl Iterator<Item = (Colour, &mut Seat)> {
+    pub(in crate::room) fn iter_mut(&mut self) -> impl Iterator<Item = (Side, &mut Seat)> {
         self.seats.iter_mut().map(|(colour, seat)| (*colour, seat))
     }
 
     /// The client seed of `colour` (empty for a seat never taken).
-    pub(in crate::room) fn client_seed(&self, colour: Colour) -> ClientSeed {
+    pub(in crate::room) fn client_seed(&self, colour: Side) -> ClientSeed {
         self.get(colour)
             .map(|seat| seat.client_seed.clone())
             .unwrap_or_default()
     }
 
     /// The display name of `colour`'s seat (empty for a seat never taken).
-    pub(in crate::room) fn name(&self, colour: Colour) -> String {
+    pub(in crate::room) fn name(&self, colour: Side) -> String {
         self.get(colour)
             .map(|seat| seat.name.to_string())
             .unwrap_or_default()
@@ -146,7 +163,7 @@ impl Seats {
     /// The seats as snapshots show them; a grace period is shown while `live`.
     pub(in crate::room) fn views(&self, live: bool) -> SeatViews {
         let now = Instant::now();
-        let view = |colour: Colour| {
+        let view = |colour: Side| {
             self.get(colour).map(|seat| SeatView {
                 name: seat.name.to_string(),
                 connected: seat.conn.is_some(),
@@ -158,8 +175,10 @@ impl Seats {
             })
         };
         SeatViews {
-            red: view(Colour::Red),
-            yellow: view(Colour::Yellow),
+            red: view(Side::Red),
+            yellow: view(Side::Yellow),
+            blue: view(Side::Blue),
+            green: view(Side::Green),
         }
     }
 
@@ -173,15 +192,15 @@ impl Seats {
         u32::try_from(self.count(|role| role == Joined::Spectator)).unwrap_or(u32::MAX)
     }
 
-    /// How many joined connections, other than `except`, have a role that `wanted` accepts.
+    /// How many joined connections, but those `except` picks, have a role that `wanted` accepts.
     pub(in crate::room) fn count_except(
         &self,
-        except: ConnId,
+        except: impl Fn(ConnId) -> bool,
         wanted: impl Fn(Joined) -> bool,
     ) -> usize {
         self.conns
             .iter()
-            .filter(|(id, conn)| **id != except && conn.role.is_some_and(&wanted))
+            .filter(|(id, conn)| !except(**id) && conn.role.is_some_and(&wanted))
             .count()
     }
 
@@ -194,9 +213,9 @@ impl Seats {
 
     /// The colours a joined connection plays: every colour for the player of a local room (who
     /// joins as Red's seat and acts for whichever colour is to act), one for any other player.
-    pub(in crate::room) fn colours_of(&self, joined: Joined) -> Vec<Colour> {
+    pub(in crate::room) fn colours_of(&self, joined: Joined) -> Vec<Side> {
         match joined {
-            Joined::Player(_) if self.shared => Colour::ALL.to_vec(),
+            Joined::Player(_) if self.shared => self.sides.to_vec(),
             Joined::Player(colour) => vec![colour],
             Joined::Spectator => Vec::new(),
         }
@@ -217,7 +236,7 @@ impl Seats {
     }
 
     /// The identified player of `colour`'s seat.
-    pub(in crate::room) fn player(&self, colour: Colour) -> Option<Uuid> {
+    pub(in crate::room) fn player(&self, colour: Side) -> Option<Uuid> {
         self.get(colour).and_then(|seat| seat.player)
     }
 
@@ -269,16 +288,26 @@ impl Seats {
         let client_seed = ClientSeed::new(join.client_seed.clone().unwrap_or_default())
             .map_err(|error| (ErrorCode::SeedTooLong, error.to_string()))?;
         if self.shared {
-            return self.take_every_seat(name, client_seed, player);
+            return self.take_every_seat(name, &join.names, client_seed, player);
+        }
+        if !join.names.is_empty() {
+            let text = "`names` names the seats of a local room only";
+            return Err((ErrorCode::BadField, text.to_owned()));
         }
         let colour = match join.colour {
+            Some(colour) if !self.sides.contains(&colour) => {
+                let message = format!("{} does not play in this room", colour.as_str());
+                return Err((ErrorCode::BadField, message));
+            }
             Some(colour) if self.seats.contains_key(&colour) => {
                 let message = format!("the {} seat is taken", colour.as_str());
                 return Err((ErrorCode::SeatTaken, message));
             }
             Some(colour) => colour,
-            None => Colour::ALL
-                .into_iter()
+            None => self
+                .sides
+                .iter()
+                .copied()
                 .find(|colour| !self.seats.contains_key(colour))
                 .ok_or_else(|| {
                     let text = "every seat is taken; watch instead";
@@ -290,10 +319,11 @@ impl Seats {
     }
 
     /// A local room's one player takes every seat, with one token for all. The seats share the
-    /// player's name and client seed.
+    /// player's client seed; each takes its name from `names` (in turn order), or `name`.
     fn take_every_seat(
         &mut self,
         name: PlayerName,
+        names: &[String],
         client_seed: ClientSeed,
         player: Option<Uuid>,
     ) -> Result<Joined, Refusal> {
@@ -301,12 +331,25 @@ impl Seats {
             let text = "this local room has its player; watch instead";
             return Err((ErrorCode::RoomFull, text.to_owned()));
         }
-        let token = new_token()?;
-        for colour in Colour::ALL {
-            let seat = Seat::new(name.clone(), token.clone(), client_seed.clone(), player);
-            self.put(colour, seat);
+        if names.len() > self.sides.len() {
+            let text = format!(
+                "`names` has {} names for {} seats",
+                names.len(),
+                self.sides.len()
+            );
+            return Err((ErrorCode::BadField, text));
         }
-        Ok(Joined::Player(Colour::Red))
+        let names = names
+            .iter()
+            .map(|name| PlayerName::parse(name).map_err(|e| (ErrorCode::BadField, e.to_string())))
+            .collect::<Result<Vec<_>, _>>()?;
+        let token = new_token()?;
+        for (index, colour) in self.sides.iter().enumerate() {
+            let name = names.get(index).cloned().unwrap_or_else(|| name.clone());
+            let seat = Seat::new(name, token.clone(), client_seed.clone(), player);
+            self.put(*colour, seat);
+        }
+        Ok(Joined::Player(Side::Red))
     }
 
     /// Marks a connection joined with `joined`; false when it is gone.
@@ -324,9 +367,9 @@ impl Seats {
     /// never looked disconnected to anyone).
     pub(in crate::room) fn seats_connected(
         &mut self,
-        colours: &[Colour],
+        colours: &[Side],
         conn: ConnId,
-    ) -> Vec<(Colour, String)> {
+    ) -> Vec<(Side, String)> {
         let mut connected = Vec::new();
         for colour in colours {
             let Some(seat) = self.seats.get_mut(colour) else {
@@ -355,7 +398,7 @@ impl Seats {
     /// False when `conn` was not that seat's live connection.
     pub(in crate::room) fn seat_left(
         &mut self,
-        colour: Colour,
+        colour: Side,
         conn: ConnId,
         deadline: Option<Instant>,
     ) -> bool {
@@ -373,7 +416,7 @@ impl Seats {
     }
 
     /// The first seat whose player stayed away past its deadline.
-    pub(in crate::room) fn expired(&self, now: Instant) -> Option<Colour> {
+    pub(in crate::room) fn expired(&self, now: Instant) -> Option<Side> {
         self.seats
             .iter()
             .find(|(_, seat)| seat.conn.is_none() && seat.deadline.is_some_and(|at| at <= now))

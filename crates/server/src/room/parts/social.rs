@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use aeroplane_dice::ClientSeed;
 use aeroplane_protocol::server::RematchReady;
-use aeroplane_rules::Colour;
+use aeroplane_rules::Side;
 use tokio::time::Instant;
 
 /// The shortest time between two quick messages of one seat.
@@ -16,9 +16,9 @@ pub(in crate::room) const SAY_INTERVAL: Duration = Duration::from_secs(2);
 #[derive(Debug, Default)]
 pub(in crate::room) struct Social {
     /// When each seat last sent a quick message.
-    pub(in crate::room) last_said: BTreeMap<Colour, Instant>,
+    pub(in crate::room) last_said: BTreeMap<Side, Instant>,
     /// The client seed each player asked for a rematch with, once asked.
-    pub(in crate::room) rematch: BTreeMap<Colour, ClientSeed>,
+    pub(in crate::room) rematch: BTreeMap<Side, ClientSeed>,
     /// The new room's answers per colour of this room, once every player asked.
-    pub(in crate::room) ready: Option<BTreeMap<Colour, RematchReady>>,
+    pub(in crate::room) ready: Option<BTreeMap<Side, RematchReady>>,
 }

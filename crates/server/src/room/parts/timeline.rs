@@ -1,5 +1,8 @@
 //! The room's timeline: the game, the dice, the action log and the event numbers.
 //!
+//! The game is a [`Board`]: a two-player `plyyard` game keyed by dice scheme `v1`, or a table of
+//! any other edition or player count keyed by scheme `v2` (`fairness.md`).
+//!
 //! This is the only place that changes the game. [`Timeline::apply`] takes an action, asks the
 //! rules, logs it and returns the numbered wire events; [`Timeline::start`] keys the die and
 //! numbers `game_started`; [`Timeline::undo_to`] goes back to an earlier position; and
@@ -13,13 +16,14 @@
 //! action is therefore always stale, since the original produced a newer game event. Presence
 //! events do not make actions stale.
 
-use aeroplane_dice::{ClientSeed, Commitment, DieStream, GameKey, ServerSeed};
+use aeroplane_dice::{ClientSeed, Commitment, DieStream, GameKey, Scheme, ServerSeed};
+use aeroplane_protocol::board::Board;
 use aeroplane_protocol::error::ErrorCode;
-use aeroplane_protocol::events::{Reveal, wire_event_count, wire_events};
+use aeroplane_protocol::events::Reveal;
 use aeroplane_protocol::record::LoggedAction;
 use aeroplane_protocol::server::{GameStarted, ServerMessage};
 use aeroplane_protocol::snapshot::RoomPhase;
-use aeroplane_rules::{Action, Colour, Die, Game, RuleError, TableAction};
+use aeroplane_rules::{Die, RuleError, Side, TableAction};
 use time::OffsetDateTime;
 
 /// A refusal: the stable code and a message for people.
@@ -28,7 +32,7 @@ pub(in crate::room) type Refusal = (ErrorCode, String);
 /// The game and everything numbered about it.
 #[derive(Debug)]
 pub(in crate::room) struct Timeline {
-    game: Game,
+    game: Board,
     server_seed: ServerSeed,
     commitment: Commitment,
     /// The die, from the moment the game starts (the client seeds are fixed then).
@@ -45,10 +49,14 @@ pub(in crate::room) struct Timeline {
 }
 
 impl Timeline {
-    /// A timeline before its game starts.
-    pub(in crate::room) fn new(server_seed: ServerSeed, created_at: OffsetDateTime) -> Timeline {
+    /// A timeline of `board` (in its initial position) before its game starts.
+    pub(in crate::room) fn new(
+        board: Board,
+        server_seed: ServerSeed,
+        created_at: OffsetDateTime,
+    ) -> Timeline {
         Timeline {
-            game: Game::new(),
+            game: board,
             commitment: server_seed.commitment(),
             server_seed,
             dice: None,
@@ -62,8 +70,13 @@ impl Timeline {
     }
 
     /// The position.
-    pub(in crate::room) fn game(&self) -> &Game {
+    pub(in crate::room) fn game(&self) -> &Board {
         &self.game
+    }
+
+    /// The dice scheme of this game: `v1` for two-player `plyyard`, `v2` otherwise.
+    pub(in crate::room) fn scheme(&self) -> Scheme {
+        Scheme::for_game(self.game.rules().ruleset(), self.game.players())
     }
 
     /// The action log, undone actions marked.
@@ -131,7 +144,7 @@ impl Timeline {
         if !self.is_live() {
             return Err((
                 ErrorCode::NotStarted,
-                "the game starts when both seats are taken".into(),
+                "the game starts when every seat is taken".into(),
             ));
         }
         Ok(())
@@ -149,60 +162,92 @@ impl Timeline {
         Ok(())
     }
 
-    /// Keys the die from the client seeds (Red's, then Yellow's) and numbers `game_started`.
+    /// The die's key from the client seeds of every seated colour: scheme `v1` (Red's and
+    /// Yellow's seeds) or `v2` (every seat's, with the ruleset), as `fairness.md` says.
+    fn key(&self, seeds: &[(Side, ClientSeed)]) -> GameKey {
+        let seed = |side: Side| {
+            seeds
+                .iter()
+                .find(|(seated, _)| *seated == side)
+                .map(|(_, seed)| seed.clone())
+                .unwrap_or_default()
+        };
+        match self.scheme() {
+            Scheme::V1 => GameKey::derive(&self.server_seed, &seed(Side::Red), &seed(Side::Yellow)),
+            Scheme::V2 => {
+                let seats: Vec<(Side, &ClientSeed)> =
+                    seeds.iter().map(|(side, seed)| (*side, seed)).collect();
+                GameKey::derive_v2(&self.server_seed, self.game.rules().ruleset(), &seats)
+                    .expect("a board seats two to four different colours")
+            }
+        }
+    }
+
+    /// Keys the die from the client seeds of every seated colour and numbers `game_started`.
     /// The caller checked that the game has not started.
-    pub(in crate::room) fn start(
-        &mut self,
-        red: &ClientSeed,
-        yellow: &ClientSeed,
-    ) -> ServerMessage {
-        let key = GameKey::derive(&self.server_seed, red, yellow);
-        self.dice = Some(DieStream::new(key));
+    pub(in crate::room) fn start(&mut self, seeds: &[(Side, ClientSeed)]) -> ServerMessage {
+        self.dice = Some(DieStream::new(self.key(seeds)));
         self.started_at = Some(OffsetDateTime::now_utc());
         self.event += 1;
         self.state_event = self.event;
+        let seed = |side: Side| {
+            seeds
+                .iter()
+                .find(|(seated, _)| *seated == side)
+                .map(|(_, seed)| seed.as_str().to_owned())
+        };
         ServerMessage::GameStarted(GameStarted {
             event: self.event,
             commitment: self.commitment.to_string(),
-            red_seed: red.as_str().to_owned(),
-            yellow_seed: yellow.as_str().to_owned(),
+            red_seed: seed(Side::Red).unwrap_or_default(),
+            yellow_seed: seed(Side::Yellow).unwrap_or_default(),
+            blue_seed: seed(Side::Blue),
+            green_seed: seed(Side::Green),
             deadline_ms: None,
         })
     }
 
     /// Draws the next die value for a roll of `colour`, after checking the roll would be
     /// accepted: a refused roll never consumes a value of the stream.
-    pub(in crate::room) fn draw(&mut self, colour: Colour) -> Result<Die, RuleError> {
+    pub(in crate::room) fn draw(&mut self, colour: Side) -> Result<Die, RuleError> {
         self.game.check_roll(colour)?;
         let dice = self.dice.as_mut().ok_or(RuleError::GameOver)?;
         Ok(dice.next_die())
     }
 
     /// Applies an action through the rules, logs it and returns its numbered wire events.
-    /// `seeds` (the client seeds, Red's then Yellow's) are asked only when the action ends the
+    /// `seeds` (the client seeds of the seated colours) are asked only when the action ends the
     /// game, whose `game_over` reveals them with the server seed.
     pub(in crate::room) fn apply(
         &mut self,
-        action: Action,
-        seeds: impl FnOnce() -> [String; 2],
+        action: TableAction,
+        seeds: impl FnOnce() -> Vec<(Side, String)>,
     ) -> Result<Vec<ServerMessage>, RuleError> {
         let events = self.game.apply(action)?;
         let first = self.event + 1;
         self.actions.push(LoggedAction {
             event: first,
-            action: action.into(),
+            action,
             undone: false,
         });
         let reveal = || {
-            let [red_seed, yellow_seed] = seeds();
+            let seeds = seeds();
+            let seed = |side: Side| {
+                seeds
+                    .iter()
+                    .find(|(seated, _)| *seated == side)
+                    .map(|(_, seed)| seed.clone())
+            };
             Reveal {
                 server_seed: self.server_seed.to_hex(),
                 commitment: self.commitment.to_string(),
-                red_seed,
-                yellow_seed,
+                red_seed: seed(Side::Red).unwrap_or_default(),
+                yellow_seed: seed(Side::Yellow).unwrap_or_default(),
+                blue_seed: seed(Side::Blue),
+                green_seed: seed(Side::Green),
             }
         };
-        let messages = wire_events(&events, first, reveal);
+        let messages = self.game.wire_events(action, &events, first, reveal);
         self.event += messages.len() as u64;
         self.state_event = self.event;
         Ok(messages)
@@ -218,7 +263,7 @@ impl Timeline {
     /// Goes back to `game`, the position before the action logged at `index`, marking that
     /// action and every later one undone; answers how many were, and the event number of the
     /// `undone` event that tells it. The die stream is never rewound.
-    pub(in crate::room) fn undo_to(&mut self, game: Game, index: usize) -> (u32, u64) {
+    pub(in crate::room) fn undo_to(&mut self, game: Board, index: usize) -> (u32, u64) {
         self.game = game;
         self.undos += 1;
         let mut taken = 0u32;
@@ -240,11 +285,11 @@ impl Timeline {
     pub(in crate::room) fn put_back(
         &mut self,
         started_at: OffsetDateTime,
-        seeds: (&ClientSeed, &ClientSeed),
+        seeds: &[(Side, ClientSeed)],
         actions: Vec<LoggedAction>,
-        mut replayed: impl FnMut(Game, Action, usize),
+        mut replayed: impl FnMut(Board, TableAction, usize),
     ) -> Result<(), (usize, RuleError)> {
-        let key = GameKey::derive(&self.server_seed, seeds.0, seeds.1);
+        let key = self.key(seeds);
         let rolls = actions
             .iter()
             .filter(|logged| matches!(logged.action, TableAction::Roll { .. }))
@@ -257,14 +302,10 @@ impl Timeline {
                 continue;
             }
             let before = self.game;
-            // A plyyard room's journal holds only Red's and Yellow's actions.
-            let action = logged
-                .action
-                .to_plyyard()
-                .ok_or((index, RuleError::NotYourTurn))?;
+            let action = logged.action;
             let events = self.game.apply(action).map_err(|error| (index, error))?;
             replayed(before, action, index);
-            let produced = wire_event_count(&events);
+            let produced = events.wire_event_count();
             event = event.max(logged.event + produced.saturating_sub(1));
         }
         if let Some(last) = actions.last() {
