@@ -73,11 +73,11 @@ pub fn render_table_board(table: &Table, colour: bool) -> String {
     }
 
     let mut occupants: Vec<Vec<Vec<(Side, Plane)>>> = vec![vec![Vec::new(); SIDE]; SIDE];
-    for side in table.sides() {
+    for side in table.sides().filter(|side| !has_left(table, *side)) {
         for plane in Plane::ALL {
             let cell = match table.position(side, plane) {
-                Position::Base if table.in_play(side) => HANGARS[side.index()][plane.index()],
-                Position::Base | Position::Finished => continue,
+                Position::Base => HANGARS[side.index()][plane.index()],
+                Position::Finished => continue,
                 Position::Route(progress) => route_cell(side, progress),
             };
             occupants[cell.0][cell.1].push((side, plane));
@@ -104,8 +104,7 @@ pub fn render_table_board(table: &Table, colour: bool) -> String {
 /// `Blue    1 square 12  2 lane 3     3 home       4 base`.
 pub fn table_legend_line(table: &Table, side: Side, colour: bool) -> String {
     let mut line = paint(&format!("{:<7}", side.to_string()), &[side], colour);
-    if !table.in_play(side) && table.planes(side) == [Position::Base; 4] {
-        // A seat that resigned or forfeited: its planes left the board.
+    if has_left(table, side) {
         let _ = write!(line, " out");
     } else {
         for plane in Plane::ALL {
@@ -144,7 +143,8 @@ pub fn table_status_line(table: &Table) -> String {
 }
 
 /// The places of `sides` best first, e.g. `1 Red, 2 Blue, 3 Green, 4 Yellow`; a colour without
-/// a place (still in play when a draw was agreed) comes last as `Yellow (no place)`.
+/// a place (still in play when a `flights` game ended at its first finisher, or when a draw was
+/// agreed) comes last as `Yellow (no place)`.
 pub fn ranking(places: &Places, sides: impl IntoIterator<Item = Side>) -> String {
     let mut sides: Vec<Side> = sides.into_iter().collect();
     sides.sort_by_key(|side| places.get(*side).unwrap_or(u8::MAX));
@@ -156,6 +156,11 @@ pub fn ranking(places: &Places, sides: impl IntoIterator<Item = Side>) -> String
         })
         .collect();
     entries.join(", ")
+}
+
+/// Whether `side` resigned or forfeited: it is out of play and its planes left the board.
+fn has_left(table: &Table, side: Side) -> bool {
+    !table.in_play(side) && table.planes(side) == [Position::Base; 4]
 }
 
 fn draw_planes(planes: &[(Side, Plane)], colour: bool) -> String {

@@ -265,7 +265,8 @@ fn table_frames(record: &GameRecord, colour: bool) -> anyhow::Result<Vec<Frame>>
             let place = places
                 .get(side)
                 .map_or_else(|| "-".to_owned(), |place| place.to_string());
-            last.board.push_str(&format!("  {place:>2}. {name} ({side})\n"));
+            last.board
+                .push_str(&format!("  {place:>2}. {name} ({side})\n"));
         }
     }
     Ok(out)
