@@ -40,7 +40,8 @@ pub(crate) struct ListArgs {
 /// Arguments of `aeroplane replay`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct ReplayArgs {
-    /// A finished game's id, or the path of a game record saved as JSON.
+    /// A finished game's id, or the path of a game record saved as JSON (any edition: plyyard,
+    /// flights or classic, with 2 to 4 players).
     game: String,
     /// Print every position at once instead of stepping with Enter (the default when standard
     /// input is not a terminal).
