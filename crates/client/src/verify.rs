@@ -120,8 +120,10 @@ pub enum VerifyError {
     },
     /// The seats are not the colours that play at that count (2: Red, Yellow; 3: and Blue; 4:
     /// and Green).
-    #[error("a game of {players} seats Red, Yellow{}, but the record seats other colours",
-        match players { 3 => " and Blue", 4 => ", Blue and Green", _ => "" })]
+    #[error(
+        "a {players}-player game seats {}, but the record seats other colours",
+        seating_text(*players)
+    )]
     WrongSeats {
         /// How many seats the record has.
         players: usize,
@@ -462,6 +464,15 @@ const fn seed_field(side: Side) -> &'static str {
         Side::Green => "green_seed",
         Side::Yellow => "yellow_seed",
         Side::Blue => "blue_seed",
+    }
+}
+
+/// The colours that play at `players`, in words.
+const fn seating_text(players: usize) -> &'static str {
+    match players {
+        2 => "Red and Yellow",
+        3 => "Red, Yellow and Blue",
+        _ => "Red, Green, Yellow and Blue",
     }
 }
 
