@@ -1,7 +1,9 @@
 //! A typed client for the Aeroplane Chess server, and the pieces of the `aeroplane` tool.
 //!
-//! - [`verify_record`]: check a finished game's dice and moves without trusting the server.
-//! - [`render`]: the board as text for a terminal.
+//! - [`verify_record`]: check a finished game's dice and moves without trusting the server, for
+//!   every edition (`plyyard`, `flights`, `classic`) and 2 to 4 players.
+//! - [`render`]: the board as text for a terminal: the two-player `plyyard` game, and a table of
+//!   any edition with up to four colours.
 //! - [`terminal`]: text from the server made safe to print ([`terminal::escape`]).
 //! - [`Api`]: the server's HTTP API (rooms, quick match, stored games).
 //! - [`Client`]: a WebSocket connection to one room: join as a player or spectator, typed

@@ -6,7 +6,15 @@
 //! Planes in base sit in their corner, finished planes beside the centre (`R:2`). A legend under
 //! the board says where every plane is, so nothing depends on reading the picture.
 //!
+//! A [`Table`](aeroplane_rules::Table) of any edition, with up to four colours, is drawn on the
+//! same cross by [`render_table`] (module `table`); the two-player `plyyard` [`Game`] keeps its
+//! own drawing, unchanged.
+//!
 //! Colour is ANSI escapes, used only when asked for (see [`colour_wanted`]).
+
+mod table;
+
+pub use table::{ranking, render_table, render_table_board, table_legend_line, table_status_line};
 
 use std::fmt::Write as _;
 use std::io::IsTerminal;

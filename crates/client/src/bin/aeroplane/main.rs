@@ -52,12 +52,20 @@ enum Command {
     Watch(watch::Args),
     /// Check a finished game's fairness (commitment, seeds, every roll) and replay its moves
     /// through the rules; exits 0 only if everything matches, 1 if not, 2 if it cannot be read.
+    ///
+    /// Every edition (plyyard, flights, classic) and every player count (2 to 4) is verified: a
+    /// two-player plyyard game with dice scheme v1, every other game with v2 (keyed by each
+    /// seated colour's seed), its result checked down to every seat's place.
     Verify(verify::Args),
     /// List finished games, newest first (`--mine`: the games of your identity).
     Games(games::ListArgs),
     /// Show your player profile: name, rating (with `?` while provisional) and results.
     Me,
     /// Step through a finished game, position by position.
+    ///
+    /// Games of every edition (plyyard, flights, classic) with 2 to 4 players are drawn, each
+    /// colour by its letter (R, G, Y, B) so the board reads without colour (set NO_COLOR), and
+    /// the last position ends with the ranking.
     Replay(games::ReplayArgs),
 }
 

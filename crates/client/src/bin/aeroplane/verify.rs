@@ -12,7 +12,7 @@ use uuid::Uuid;
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// A finished game's id (fetched from the server's `GET /api/games/{id}`), or the path of a
-    /// game record saved as JSON.
+    /// game record saved as JSON (any edition: plyyard, flights or classic, with 2 to 4 players).
     game: String,
 }
 
