@@ -11,12 +11,11 @@ use std::process::ExitCode;
 use aeroplane_protocol::board::Board;
 use clap::{Parser, Subcommand};
 
-/// The board of a room as the terminal shows it: the `plyyard` board drawn, a table of another
-/// edition as its position line.
+/// The board of a room as the terminal shows it, of any edition.
 pub(crate) fn show_board(board: &Board, colour: bool) -> String {
     match board {
         Board::Plyyard(game) => aeroplane_client::render::render(game, colour),
-        Board::Table(table) => format!("{table}\n"),
+        Board::Table(table) => aeroplane_client::render::render_table(table, colour),
     }
 }
 
