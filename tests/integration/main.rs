@@ -42,6 +42,7 @@ mod secrecy;
 mod soak;
 mod spectator;
 mod support;
+mod tables;
 mod telemetry;
 mod timeouts;
 mod undo;

@@ -147,7 +147,10 @@ impl Room {
         };
         let to_act = self.timeline.game().to_act();
         for colour in self.seats.colours_of(joined) {
-            let held = live && !self.is_computer(colour) && (!local || colour == to_act);
+            let held = live
+                && !self.is_computer(colour)
+                && self.timeline.game().in_play(colour)
+                && (!local || colour == to_act);
             let deadline = held.then(|| Instant::now() + grace);
             if !self.seats.seat_left(colour, conn, deadline) {
                 continue;
@@ -175,9 +178,11 @@ impl Room {
         } else {
             self.context.config.grace()
         };
-        let assist = &self.assist;
+        let (assist, board) = (&self.assist, *self.timeline.game());
         for (colour, seat) in self.seats.iter_mut() {
-            let held = !assist.is_computer(colour) && (!local || colour == to_act);
+            let held = !assist.is_computer(colour)
+                && board.in_play(colour)
+                && (!local || colour == to_act);
             seat.deadline = held.then_some(now + grace);
         }
     }

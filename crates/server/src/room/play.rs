@@ -146,6 +146,12 @@ impl Room {
         let Some(colour) = self.seats.expired(now) else {
             return;
         };
+        if !self.timeline.game().in_play(colour) {
+            // A player who left play (resigned, forfeited) at a table that plays on has nothing
+            // to abandon.
+            self.seats.clear_deadline(colour);
+            return self.expire_seats(now);
+        }
         tracing::info!(seat = colour.as_str(), "seat abandoned");
         let forfeit = TableAction::Forfeit {
             colour,

@@ -423,6 +423,13 @@ impl Seats {
             .map(|(colour, _)| *colour)
     }
 
+    /// Lifts the deadline of `colour`'s seat.
+    pub(in crate::room) fn clear_deadline(&mut self, colour: Side) {
+        if let Some(seat) = self.seats.get_mut(&colour) {
+            seat.deadline = None;
+        }
+    }
+
     /// Lifts every seat's deadline.
     pub(in crate::room) fn clear_deadlines(&mut self) {
         self.seats
