@@ -133,11 +133,17 @@ pub const MAX_LEADERBOARD: u32 = 200;
 /// Keeps finished games and the players who played them. Saving is idempotent: the game id is
 /// the key.
 ///
-/// Saving a game also updates its identified players (`players.*.player_id`), in the same
-/// transaction as the insert and only when the insert inserted: each counts one more game (and
-/// its result), and a `rated` game between two different players updates both ratings
-/// ([`rating::rate_game`]). A record handed over twice (a replayed outbox) changes nothing the
-/// second time. A seat naming a player the store does not know changes nothing for it.
+/// Saving a game also updates its identified players (`players.*.player_id`, any of the four
+/// seats), in the same transaction as the insert and only when the insert inserted: each counts
+/// one more game and its result (in a game of format 2, first place is a win, any other place a
+/// loss, no place a draw), and a `rated` two-player `plyyard` game between two different players
+/// updates both ratings ([`rating::rate_game`]); no other game rates anyone. A record handed
+/// over twice (a replayed outbox) changes nothing the second time. A seat naming a player the
+/// store does not know changes nothing for it.
+///
+/// Records of both formats are kept: [`get`](GameStore::get) and [`list`](GameStore::list)
+/// give a two-player `plyyard` game back as format 1 and every other game as format 2, exactly
+/// as saved.
 pub trait GameStore: Send + Sync + 'static {
     /// Stores `record` unless a record with its id is already stored.
     fn save<'a>(&'a self, record: &'a GameRecord) -> BoxFuture<'a, Result<Saved, StoreError>>;
