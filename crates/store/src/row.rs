@@ -186,6 +186,9 @@ impl GameRow {
     /// own: the numbered migrations bring every row to the current schema, and this reads it in
     /// the format its game is written in. Rows written before records carried a format, and
     /// before migration 0004, are two-player `plyyard` games and read as format 1.
+    ///
+    /// A record of format 2 always reads back with `places` (a seat without a place has `null`),
+    /// as every record the rules crate's result gives ([`ResultRecord::of_table`]) has them.
     pub(crate) fn into_record(self) -> Result<GameRecord, StoreError> {
         let id = self.id;
         let actions: Vec<LoggedAction> =
