@@ -99,7 +99,7 @@ async fn a_finished_game_can_be_read_listed_and_replayed() {
         replay.steps[0].notation.as_deref(),
         Some("b,b,b,b b,b,b,b red - 0")
     );
-    assert!(replay.steps.last().unwrap().game.is_over());
+    assert!(replay.steps.last().unwrap().game.unwrap().is_over());
 
     let missing = api_error(&app, &format!("/api/games/{}", uuid::Uuid::new_v4()), 404).await;
     assert_eq!(missing.code, ErrorCode::GameNotFound);
@@ -112,7 +112,7 @@ async fn a_finished_game_can_be_read_listed_and_replayed() {
         ErrorCode::BadField
     );
     assert_eq!(
-        api_error(&app, "/api/games?result=blue", 400).await.code,
+        api_error(&app, "/api/games?result=purple", 400).await.code,
         ErrorCode::BadField
     );
 }

@@ -19,6 +19,7 @@ mod edge;
 mod errors;
 mod fairness;
 mod games_api;
+mod games_tables;
 mod health;
 mod hint;
 mod hostile;

@@ -171,9 +171,16 @@ pub struct QuickMatched {
 pub struct GameSummary {
     /// The game id.
     pub id: Uuid,
+    /// The edition: `plyyard`, `flights` or `classic` (`plyyard` when absent, as a server
+    /// from before the other editions lists it).
+    #[serde(default = "plyyard")]
+    pub ruleset: String,
+    /// The edition's house rules that were on, by name; absent when none was.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub house_rules: Vec<String>,
     /// The kind of room.
     pub mode: Mode,
-    /// Both seats.
+    /// The seats: Red and Yellow, Blue with three players or more, Green with four.
     pub players: Players,
     /// Whether the game counted for the players' ratings (absent when not).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -192,6 +199,10 @@ pub struct GameSummary {
     pub moves: u32,
 }
 
+fn plyyard() -> String {
+    "plyyard".to_owned()
+}
+
 /// `GET /api/games`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct GameList {
@@ -202,18 +213,31 @@ pub struct GameList {
 }
 
 /// One position of a replay.
+///
+/// A two-player `plyyard` game's step carries the position as `game` (`docs/state-json.md`) and
+/// `notation`, exactly as before other editions existed. A step of any other game (another
+/// edition, or three or four players) carries it as `table`, in the editions' notation
+/// (`docs/rules/README.md`), and has no `game`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ReplayStep {
     /// The action that led here; `null` for the initial position.
     pub action: Option<LoggedAction>,
-    /// The position after it.
-    #[schema(value_type = Object)]
-    pub game: Game,
-    /// The position in notation; `null` once the game is over.
+    /// A two-player `plyyard` game only: the position after it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub game: Option<Game>,
+    /// The position in notation (the table notation for a table game); `null` once the game is
+    /// over.
     pub notation: Option<String>,
+    /// Every game but a two-player `plyyard` one: the position after it in the editions'
+    /// notation, e.g. `flights red:b,b,12,f yellow:b,30,52,b blue:b,b,b,b yellow - 0 -`. Unlike
+    /// `notation` it is there at game over too (with the places, and `-` as the pending roll).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<String>,
 }
 
-/// `GET /api/games/{id}/replay`: every position of a finished game, in order.
+/// `GET /api/games/{id}/replay`: every position of a finished game, in order (a table game's
+/// steps carry `table`, a two-player `plyyard` game's `game`; see [`ReplayStep`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Replay {
     /// The game id.

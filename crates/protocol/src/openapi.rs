@@ -26,7 +26,8 @@ use crate::error::ErrorCode;
 use crate::record::{GameRecord, LoggedAction};
 use aeroplane_rules::RuleError;
 
-/// A colour on the wire (the rules crate's `Colour`).
+/// A colour on the wire (the rules crate's `Colour` and `Side`): a two-player `plyyard` game
+/// seats Red and Yellow only; a table of three seats Blue too, and of four Green as well.
 #[derive(ToSchema)]
 #[schema(as = Colour)]
 #[serde(rename_all = "snake_case")]
@@ -34,8 +35,12 @@ use aeroplane_rules::RuleError;
 pub enum ColourName {
     /// Red (rolls first).
     Red,
+    /// Green (tables of four).
+    Green,
     /// Yellow.
     Yellow,
+    /// Blue (tables of three or four).
+    Blue,
 }
 
 /// Why a game ended (the rules crate's `EndReason`).
@@ -125,17 +130,35 @@ impl ToSchema for LoggedAction {
     }
 }
 
-/// The `result` filter of `GET /api/games`.
+/// The `result` filter of `GET /api/games`: the winner's colour, or a draw.
 #[derive(ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[allow(dead_code)]
 pub enum GameResult {
     /// Red won.
     Red,
+    /// Green won.
+    Green,
     /// Yellow won.
     Yellow,
+    /// Blue won.
+    Blue,
     /// A draw.
     Draw,
+}
+
+/// The `ruleset` filter of `GET /api/games`: an edition (`docs/rules/README.md`).
+#[derive(ToSchema)]
+#[schema(as = Ruleset)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+pub enum RulesetName {
+    /// The two-player edition of `rules.md`.
+    Plyyard,
+    /// `flights.md`.
+    Flights,
+    /// `classic.md`.
+    Classic,
 }
 
 /// The statuses any request may meet at the edge, before its route's own answers.
@@ -234,7 +257,15 @@ fn add_edge_errors(operation: &mut Operation) {
         readyz,
         openapi_json
     ),
-    components(schemas(ApiError, ErrorCode, LoggedAction, ColourName, EndReasonName))
+    components(schemas(
+        ApiError,
+        ErrorCode,
+        LoggedAction,
+        ColourName,
+        EndReasonName,
+        GameResult,
+        RulesetName
+    ))
 )]
 struct ApiDoc;
 
@@ -363,7 +394,9 @@ fn leaderboard() {}
     path = "/api/games",
     params(
         ("player" = Option<String>, Query, description = "Only games a player of this name sat in; a player id (a UUID) lists that identified player's games."),
-        ("result" = Option<GameResult>, Query, description = "`red`, `yellow` or `draw`."),
+        ("result" = Option<GameResult>, Query, description = "The winner's colour (`red`, `green`, `yellow`, `blue`) or `draw`."),
+        ("ruleset" = Option<RulesetName>, Query, description = "Only games of this edition, whatever house rules were on."),
+        ("players" = Option<u32>, Query, minimum = 2, maximum = 4, description = "Only games of this many players."),
         ("limit" = Option<u32>, Query, minimum = 1, maximum = 100, description = "1 to 100 (default 20)."),
         ("before" = Option<String>, Query, description = "`next_before` of a previous page."),
     ),
@@ -475,5 +508,76 @@ mod tests {
         );
         let created = &json["paths"]["/api/rooms"]["post"]["responses"];
         assert!(created["201"].is_object() && created["415"].is_object());
+    }
+
+    /// Every `$ref` under `value`.
+    fn refs(value: &serde_json::Value, found: &mut Vec<String>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                if let Some(serde_json::Value::String(target)) = map.get("$ref") {
+                    found.push(target.clone());
+                }
+                map.values().for_each(|value| refs(value, found));
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|value| refs(value, found)),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn every_schema_the_document_refers_to_is_in_it() {
+        let json = serde_json::to_value(document()).unwrap();
+        let mut found = Vec::new();
+        refs(&json, &mut found);
+        assert!(!found.is_empty());
+        for target in found {
+            let name = target
+                .strip_prefix("#/components/schemas/")
+                .unwrap_or_else(|| panic!("{target} is not a schema"));
+            assert!(
+                json["components"]["schemas"][name].is_object(),
+                "{target} is missing"
+            );
+        }
+    }
+
+    #[test]
+    fn the_game_list_filters_by_edition_and_players_and_knows_every_colour() {
+        let json = serde_json::to_value(document()).unwrap();
+        let params = json["paths"]["/api/games"]["get"]["parameters"]
+            .as_array()
+            .unwrap();
+        let names: Vec<&str> = params
+            .iter()
+            .map(|param| param["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            ["player", "result", "ruleset", "players", "limit", "before"]
+        );
+        let colours = &json["components"]["schemas"]["Colour"]["enum"];
+        assert_eq!(
+            *colours,
+            serde_json::json!(["red", "green", "yellow", "blue"])
+        );
+        let schema = |name: &str| {
+            let param = params.iter().find(|param| param["name"] == name).unwrap();
+            let schema = &param["schema"];
+            match schema["$ref"].as_str() {
+                Some(path) => {
+                    let name = path.rsplit('/').next().unwrap();
+                    json["components"]["schemas"][name].clone()
+                }
+                None => schema.clone(),
+            }
+        };
+        assert_eq!(
+            schema("ruleset")["enum"],
+            serde_json::json!(["plyyard", "flights", "classic"])
+        );
+        assert_eq!(
+            schema("result")["enum"],
+            serde_json::json!(["red", "green", "yellow", "blue", "draw"])
+        );
     }
 }

@@ -84,7 +84,8 @@ pub enum StoreError {
     /// trying again will not help.
     #[error("store rejected the record: {0}")]
     Rejected(String),
-    /// A list query asked for something invalid: a limit outside `1..=100` or an unknown result.
+    /// A list query asked for something invalid: a limit outside `1..=100`, an unknown result or
+    /// edition, or a player count outside `2..=4`.
     #[error("bad query: {0}")]
     BadQuery(String),
     /// A list query's `before` is not a cursor this store handed out.
@@ -107,12 +108,17 @@ pub enum Saved {
 /// A filter for listing finished games, newest first (by `ended_at`, then by id).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameQuery {
-    /// Only games in which a player of exactly this name sat, in either seat.
+    /// Only games in which a player of exactly this name sat, in any seat.
     pub player: Option<String>,
-    /// Only games in which the identified player with this id sat, in either seat.
+    /// Only games in which the identified player with this id sat, in any seat.
     pub player_id: Option<Uuid>,
-    /// Only games with this result: `red`, `yellow` (the winner) or `draw`.
+    /// Only games with this result: `red`, `green`, `yellow`, `blue` (the winner) or `draw`.
     pub result: Option<String>,
+    /// Only games of this edition: `plyyard`, `flights` or `classic` (whatever house rules
+    /// were on); anything else is [`StoreError::BadQuery`].
+    pub ruleset: Option<String>,
+    /// Only games of this many players, `2..=4`; anything else is [`StoreError::BadQuery`].
+    pub players: Option<u32>,
     /// At most this many games, `1..=`[`MAX_LIMIT`]; `0` means [`DEFAULT_LIMIT`]. The store
     /// validates it ([`StoreError::BadQuery`]), so the API may pass the client's value through.
     pub limit: u32,
@@ -127,11 +133,17 @@ pub const MAX_LEADERBOARD: u32 = 200;
 /// Keeps finished games and the players who played them. Saving is idempotent: the game id is
 /// the key.
 ///
-/// Saving a game also updates its identified players (`players.*.player_id`), in the same
-/// transaction as the insert and only when the insert inserted: each counts one more game (and
-/// its result), and a `rated` game between two different players updates both ratings
-/// ([`rating::rate_game`]). A record handed over twice (a replayed outbox) changes nothing the
-/// second time. A seat naming a player the store does not know changes nothing for it.
+/// Saving a game also updates its identified players (`players.*.player_id`, any of the four
+/// seats), in the same transaction as the insert and only when the insert inserted: each counts
+/// one more game and its result (in a game of format 2, first place is a win, any other place a
+/// loss, no place a draw), and a `rated` two-player `plyyard` game between two different players
+/// updates both ratings ([`rating::rate_game`]); no other game rates anyone. A record handed
+/// over twice (a replayed outbox) changes nothing the second time. A seat naming a player the
+/// store does not know changes nothing for it.
+///
+/// Records of both formats are kept: [`get`](GameStore::get) and [`list`](GameStore::list)
+/// give a two-player `plyyard` game back as format 1 and every other game as format 2, exactly
+/// as saved.
 pub trait GameStore: Send + Sync + 'static {
     /// Stores `record` unless a record with its id is already stored.
     fn save<'a>(&'a self, record: &'a GameRecord) -> BoxFuture<'a, Result<Saved, StoreError>>;

@@ -57,47 +57,85 @@ pub(crate) struct PlayerChange {
     pub(crate) rated: Option<(Rating, OffsetDateTime)>,
 }
 
-/// The two players a record rates, `(red, yellow)`: a record marked rated whose seats hold two
-/// different players.
+/// The two players a record rates, `(red, yellow)`: a two-player `plyyard` record marked rated
+/// whose seats hold two different players.
+///
+/// Ratings are one pool of two-player `plyyard` games (the Glicko-2 update of [`rate_game`]
+/// compares two players). A game of another edition, or of three or four players, rates nobody,
+/// even if its record says `rated`: it only counts in each identified player's results.
 pub(crate) fn rated_pair(record: &GameRecord) -> Option<(Uuid, Uuid)> {
     let red = record.players.red.player_id?;
     let yellow = record.players.yellow.player_id?;
-    (record.rated && red != yellow).then_some((red, yellow))
+    (record.rated && record.is_plyyard() && red != yellow).then_some((red, yellow))
+}
+
+/// How one seat's game counts in its player's results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SeatResult {
+    Win,
+    Loss,
+    Draw,
+}
+
+/// How `side`'s game counts: with places (format 2), first place is a win, any other place a
+/// loss (a game of three or four has one winner; second place is not half a win), and no place
+/// (still in play when a draw was agreed) a draw. Without places, the winner says it: the
+/// winner's seat wins, a draw draws, every other seat loses.
+fn seat_result(record: &GameRecord, side: Side) -> SeatResult {
+    match record.result.places {
+        Some(places) => match places.get(side) {
+            Some(1) => SeatResult::Win,
+            Some(_) => SeatResult::Loss,
+            None => SeatResult::Draw,
+        },
+        None => match record.result.winner {
+            None => SeatResult::Draw,
+            Some(winner) if winner == side => SeatResult::Win,
+            Some(_) => SeatResult::Loss,
+        },
+    }
 }
 
 /// What storing `record` changes for each of its identified players. `standings` are the two
 /// rated players' standings before the game (see [`rated_pair`]); without them the game counts
-/// but rates nobody. A player holding both seats (a local game) counts one game and no result.
+/// but rates nobody. Each identified player counts the game once; a player holding more than one
+/// seat (a local game) counts it with no result, having played against themself.
 pub(crate) fn changes(
     record: &GameRecord,
     standings: Option<(Standing, Standing)>,
 ) -> Vec<PlayerChange> {
-    let red = record.players.red.player_id;
-    let yellow = record.players.yellow.player_id;
     let rated = standings
         .filter(|_| rated_pair(record).is_some())
         .map(|(red, yellow)| {
             let winner = record.result.winner.and_then(Side::colour);
             rate_game(red, yellow, winner, record.ended_at)
         });
+    let seats: Vec<(Side, Uuid)> = Side::ALL
+        .into_iter()
+        .filter_map(|side| {
+            let id = record.players.seat(side)?.player_id?;
+            Some((side, id))
+        })
+        .collect();
     let mut changes = Vec::new();
-    for (colour, id) in [(Colour::Red, red), (Colour::Yellow, yellow)] {
-        let Some(id) = id else { continue };
+    for &(side, id) in &seats {
         if changes.iter().any(|change: &PlayerChange| change.id == id) {
             continue;
         }
-        let both_seats = red == yellow;
-        let result = |wanted: Option<Colour>| {
-            i64::from(!both_seats && record.result.winner == wanted.map(Side::from))
-        };
+        let several_seats = seats.iter().filter(|(_, other)| *other == id).count() > 1;
+        let result = (!several_seats).then(|| seat_result(record, side));
+        let count = |wanted: SeatResult| i64::from(result == Some(wanted));
         changes.push(PlayerChange {
             id,
-            wins: result(Some(colour)),
-            losses: result(Some(colour.opponent())),
-            draws: result(None),
-            rated: rated.map(|(red, yellow)| {
-                let rating = if colour == Colour::Red { red } else { yellow };
-                (rating, record.ended_at)
+            wins: count(SeatResult::Win),
+            losses: count(SeatResult::Loss),
+            draws: count(SeatResult::Draw),
+            rated: rated.and_then(|(red, yellow)| {
+                let rating = match side.colour()? {
+                    Colour::Red => red,
+                    Colour::Yellow => yellow,
+                };
+                Some((rating, record.ended_at))
             }),
         });
     }

@@ -19,7 +19,7 @@ use uuid::Uuid;
 use crate::players::{changes, rated_pair};
 use crate::query::{ResultFilter, from_unix_micros, leaderboard_limit, stored_time};
 use crate::rating::{Rating, Standing};
-use crate::row::{GameRow, outcomes};
+use crate::row::{GameRow, SeatColumns, outcomes};
 use crate::{GameQuery, GameStore, NewPlayer, Saved, StoreError, StoredPlayer};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/postgres");
@@ -29,7 +29,10 @@ const COLUMNS: &str = "id, ruleset, mode, created_at, started_at, ended_at, \
      red_name, red_kind, red_level, yellow_name, yellow_kind, yellow_level, \
      winner, reason, rolls, moves, actions, \
      scheme, commitment, server_seed, red_seed, yellow_seed, \
-     red_player, yellow_player, rated";
+     red_player, yellow_player, rated, players, house_rules, \
+     blue_name, blue_kind, blue_level, blue_player, blue_seed, \
+     green_name, green_kind, green_level, green_player, green_seed, \
+     red_place, yellow_place, blue_place, green_place";
 
 /// The columns of `players` that `read_player` reads.
 const PLAYER_COLUMNS: &str = "id, name, secret_hash, created_at, rating, deviation, volatility, \
@@ -52,13 +55,19 @@ const INSERT: &str = "insert into games (id, ruleset, mode, created_at, started_
          red_name, red_kind, red_level, yellow_name, yellow_kind, yellow_level, \
          winner, reason, rolls, moves, actions, \
          scheme, commitment, server_seed, red_seed, yellow_seed, \
-         red_player, yellow_player, rated) \
+         red_player, yellow_player, rated, players, house_rules, \
+         blue_name, blue_kind, blue_level, blue_player, blue_seed, \
+         green_name, green_kind, green_level, green_player, green_seed, \
+         red_place, yellow_place, blue_place, green_place) \
      select * from unnest($1::uuid[], $2::text[], $3::text[], \
          $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], \
          $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], \
          $13::text[], $14::text[], $15::bigint[], $16::bigint[], $17::text[], \
          $18::text[], $19::text[], $20::text[], $21::bytea[], $22::bytea[], \
-         $23::uuid[], $24::uuid[], $25::boolean[]) \
+         $23::uuid[], $24::uuid[], $25::boolean[], $26::smallint[], $27::text[], \
+         $28::text[], $29::text[], $30::text[], $31::uuid[], $32::bytea[], \
+         $33::text[], $34::text[], $35::text[], $36::uuid[], $37::bytea[], \
+         $38::smallint[], $39::smallint[], $40::smallint[], $41::smallint[]) \
      on conflict (id) do nothing \
      returning id";
 
@@ -121,6 +130,9 @@ impl PostgresStore {
         let column = |pick: fn(&GameRow) -> String| rows.iter().map(pick).collect::<Vec<_>>();
         let optional =
             |pick: fn(&GameRow) -> Option<String>| rows.iter().map(pick).collect::<Vec<_>>();
+        let bytes =
+            |pick: fn(&GameRow) -> Option<Vec<u8>>| rows.iter().map(pick).collect::<Vec<_>>();
+        let places = |pick: fn(&GameRow) -> Option<i16>| rows.iter().map(pick).collect::<Vec<_>>();
         let mut transaction = self.pool.begin().await.map_err(unavailable)?;
         let inserted: Vec<Uuid> = sqlx::query_scalar(INSERT)
             .bind(rows.iter().map(|row| row.id).collect::<Vec<_>>())
@@ -156,6 +168,22 @@ impl PostgresStore {
             .bind(rows.iter().map(|row| row.red_player).collect::<Vec<_>>())
             .bind(rows.iter().map(|row| row.yellow_player).collect::<Vec<_>>())
             .bind(rows.iter().map(|row| row.rated).collect::<Vec<_>>())
+            .bind(rows.iter().map(|row| row.players).collect::<Vec<_>>())
+            .bind(column(|row| row.house_rules.clone()))
+            .bind(optional(|row| row.blue.name.clone()))
+            .bind(optional(|row| row.blue.kind.clone()))
+            .bind(optional(|row| row.blue.level.clone()))
+            .bind(rows.iter().map(|row| row.blue.player).collect::<Vec<_>>())
+            .bind(bytes(|row| row.blue.seed.clone()))
+            .bind(optional(|row| row.green.name.clone()))
+            .bind(optional(|row| row.green.kind.clone()))
+            .bind(optional(|row| row.green.level.clone()))
+            .bind(rows.iter().map(|row| row.green.player).collect::<Vec<_>>())
+            .bind(bytes(|row| row.green.seed.clone()))
+            .bind(places(|row| row.red_place))
+            .bind(places(|row| row.yellow_place))
+            .bind(places(|row| row.blue_place))
+            .bind(places(|row| row.green_place))
             .fetch_all(&mut *transaction)
             .await
             .map_err(classify)?;
@@ -176,20 +204,30 @@ impl PostgresStore {
             QueryBuilder::<Postgres>::new(format!("select {COLUMNS} from games where true"));
         if let Some(player) = query.player {
             sql.push(" and (red_name = ").push_bind(player.clone());
-            sql.push(" or yellow_name = ").push_bind(player).push(")");
+            sql.push(" or yellow_name = ").push_bind(player.clone());
+            sql.push(" or blue_name = ").push_bind(player.clone());
+            sql.push(" or green_name = ").push_bind(player).push(")");
         }
         if let Some(id) = query.player_id {
             sql.push(" and (red_player = ").push_bind(id);
-            sql.push(" or yellow_player = ").push_bind(id).push(")");
+            sql.push(" or yellow_player = ").push_bind(id);
+            sql.push(" or blue_player = ").push_bind(id);
+            sql.push(" or green_player = ").push_bind(id).push(")");
         }
         match query.result {
             None => {}
             Some(ResultFilter::Draw) => {
                 sql.push(" and winner is null");
             }
-            Some(ResultFilter::Winner(colour)) => {
-                sql.push(" and winner = ").push_bind(colour.as_str());
+            Some(ResultFilter::Winner(side)) => {
+                sql.push(" and winner = ").push_bind(side.as_str());
             }
+        }
+        if let Some(ruleset) = query.ruleset {
+            sql.push(" and ruleset = ").push_bind(ruleset.as_str());
+        }
+        if let Some(players) = query.players {
+            sql.push(" and players = ").push_bind(i16::from(players));
         }
         if let Some(cursor) = query.before {
             let ended_at =
@@ -430,8 +468,28 @@ fn read_row(row: &PgRow) -> Result<GameRecord, StoreError> {
         red_player: row.try_get("red_player").map_err(corrupt)?,
         yellow_player: row.try_get("yellow_player").map_err(corrupt)?,
         rated: row.try_get("rated").map_err(corrupt)?,
+        players: row.try_get("players").map_err(corrupt)?,
+        house_rules: row.try_get("house_rules").map_err(corrupt)?,
+        blue: seat_columns(row, "blue")?,
+        green: seat_columns(row, "green")?,
+        red_place: row.try_get("red_place").map_err(corrupt)?,
+        yellow_place: row.try_get("yellow_place").map_err(corrupt)?,
+        blue_place: row.try_get("blue_place").map_err(corrupt)?,
+        green_place: row.try_get("green_place").map_err(corrupt)?,
     };
     game.into_record()
+}
+
+/// The columns of the optional seat of `colour` (`blue` or `green`).
+fn seat_columns(row: &PgRow, colour: &str) -> Result<SeatColumns, StoreError> {
+    let column = |name: &str| format!("{colour}_{name}");
+    Ok(SeatColumns {
+        name: row.try_get(column("name").as_str()).map_err(corrupt)?,
+        kind: row.try_get(column("kind").as_str()).map_err(corrupt)?,
+        level: row.try_get(column("level").as_str()).map_err(corrupt)?,
+        player: row.try_get(column("player").as_str()).map_err(corrupt)?,
+        seed: row.try_get(column("seed").as_str()).map_err(corrupt)?,
+    })
 }
 
 fn unavailable(error: sqlx::Error) -> StoreError {

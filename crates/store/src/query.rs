@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use aeroplane_protocol::name::PlayerName;
 use aeroplane_protocol::record::GameRecord;
-use aeroplane_rules::Colour;
+use aeroplane_rules::{Ruleset, Side};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -61,8 +61,8 @@ impl FromStr for Cursor {
 /// Which results a list keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ResultFilter {
-    /// Games this colour won.
-    Winner(Colour),
+    /// Games this colour won (any of the four).
+    Winner(Side),
     /// Drawn games.
     Draw,
 }
@@ -75,13 +75,18 @@ pub(crate) struct ValidQuery {
     /// The identified player to filter on.
     pub(crate) player_id: Option<Uuid>,
     pub(crate) result: Option<ResultFilter>,
+    /// The edition to filter on.
+    pub(crate) ruleset: Option<Ruleset>,
+    /// The number of seats to filter on, 2 to 4.
+    pub(crate) players: Option<u8>,
     pub(crate) limit: u32,
     pub(crate) before: Option<Cursor>,
 }
 
 impl GameQuery {
     /// Checks the query: the player's name (it must be one a player may have, see
-    /// [`PlayerName`]), the limit, the result and the cursor.
+    /// [`PlayerName`]), the limit, the result, the edition, the number of players and the
+    /// cursor.
     pub(crate) fn validate(&self) -> Result<ValidQuery, StoreError> {
         let limit = match self.limit {
             0 => DEFAULT_LIMIT,
@@ -97,10 +102,33 @@ impl GameQuery {
             Some("draw") => Some(ResultFilter::Draw),
             Some(text) => Some(ResultFilter::Winner(text.parse().map_err(|_| {
                 StoreError::BadQuery(format!(
-                    "result `{text}` is unknown: use `red`, `yellow` or `draw`"
+                    "result `{text}` is unknown: use `red`, `green`, `yellow`, `blue` or `draw`"
                 ))
             })?)),
         };
+        let ruleset = self
+            .ruleset
+            .as_deref()
+            .map(|text| {
+                Ruleset::ALL
+                    .into_iter()
+                    .find(|ruleset| ruleset.as_str() == text)
+                    .ok_or_else(|| {
+                        StoreError::BadQuery(format!(
+                            "ruleset `{text}` is unknown: use `plyyard`, `flights` or `classic`"
+                        ))
+                    })
+            })
+            .transpose()?;
+        let players = self
+            .players
+            .map(|players| match players {
+                2..=4 => Ok(players as u8),
+                _ => Err(StoreError::BadQuery(format!(
+                    "players {players} is out of range: use 2 to 4"
+                ))),
+            })
+            .transpose()?;
         let before = self.before.as_deref().map(str::parse).transpose()?;
         let player = self
             .player
@@ -115,6 +143,8 @@ impl GameQuery {
             player,
             player_id: self.player_id,
             result,
+            ruleset,
+            players,
             limit,
             before,
         })
@@ -136,21 +166,33 @@ pub(crate) fn leaderboard_limit(limit: u32) -> Result<u32, StoreError> {
 impl ValidQuery {
     /// Whether `record` passes the filters (not the limit); the in-memory form of the SQL.
     pub(crate) fn matches(&self, record: &GameRecord) -> bool {
-        let player = self.player.as_deref().is_none_or(|name| {
-            record.players.red.name == name || record.players.yellow.name == name
-        });
-        let player_id = self.player_id.is_none_or(|id| {
-            record.players.red.player_id == Some(id) || record.players.yellow.player_id == Some(id)
-        });
+        let seats = || {
+            Side::ALL
+                .into_iter()
+                .filter_map(|side| record.players.seat(side))
+        };
+        let player = self
+            .player
+            .as_deref()
+            .is_none_or(|name| seats().any(|seat| seat.name == name));
+        let player_id = self
+            .player_id
+            .is_none_or(|id| seats().any(|seat| seat.player_id == Some(id)));
         let result = match self.result {
             None => true,
             Some(ResultFilter::Draw) => record.result.winner.is_none(),
-            Some(ResultFilter::Winner(colour)) => record.result.winner == Some(colour.into()),
+            Some(ResultFilter::Winner(side)) => record.result.winner == Some(side),
         };
+        let ruleset = self
+            .ruleset
+            .is_none_or(|ruleset| record.ruleset == ruleset.as_str());
+        let players = self
+            .players
+            .is_none_or(|players| record.players.count() == usize::from(players));
         let before = self
             .before
             .is_none_or(|cursor| Cursor::after(record) < cursor);
-        player && player_id && result && before
+        player && player_id && result && ruleset && players && before
     }
 }
 
@@ -215,11 +257,42 @@ mod tests {
     }
 
     #[test]
-    fn an_unknown_result_is_refused() {
+    fn an_unknown_result_is_refused_and_every_colour_is_known() {
         let query = GameQuery {
-            result: Some("blue".into()),
+            result: Some("purple".into()),
             ..GameQuery::default()
         };
         assert!(matches!(query.validate(), Err(StoreError::BadQuery(_))));
+        for colour in ["red", "green", "yellow", "blue", "draw"] {
+            let query = GameQuery {
+                result: Some(colour.into()),
+                ..GameQuery::default()
+            };
+            assert!(query.validate().is_ok(), "{colour}");
+        }
+    }
+
+    #[test]
+    fn an_unknown_ruleset_or_player_count_is_refused() {
+        for ruleset in ["", "Plyyard", "chess", "classic+jump-after-shortcut"] {
+            let query = GameQuery {
+                ruleset: Some(ruleset.into()),
+                ..GameQuery::default()
+            };
+            assert!(
+                matches!(query.validate(), Err(StoreError::BadQuery(_))),
+                "{ruleset:?}"
+            );
+        }
+        for players in [0, 1, 5, u32::MAX] {
+            let query = GameQuery {
+                players: Some(players),
+                ..GameQuery::default()
+            };
+            assert!(
+                matches!(query.validate(), Err(StoreError::BadQuery(_))),
+                "{players}"
+            );
+        }
     }
 }

@@ -24,7 +24,7 @@ use uuid::Uuid;
 use crate::players::{changes, rated_pair};
 use crate::query::{ResultFilter, from_unix_micros, leaderboard_limit, unix_micros};
 use crate::rating::{Rating, Standing};
-use crate::row::{GameRow, outcomes};
+use crate::row::{GameRow, SeatColumns, outcomes};
 use crate::{GameQuery, GameStore, NewPlayer, Saved, StoreError, StoredPlayer};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/sqlite");
@@ -34,7 +34,10 @@ const COLUMNS: &str = "id, ruleset, mode, created_at, started_at, ended_at, \
      red_name, red_kind, red_level, yellow_name, yellow_kind, yellow_level, \
      winner, reason, rolls, moves, actions, \
      scheme, commitment, server_seed, red_seed, yellow_seed, \
-     red_player, yellow_player, rated";
+     red_player, yellow_player, rated, players, house_rules, \
+     blue_name, blue_kind, blue_level, blue_player, blue_seed, \
+     green_name, green_kind, green_level, green_player, green_seed, \
+     red_place, yellow_place, blue_place, green_place";
 
 /// The columns of `players` that `read_player` reads.
 const PLAYER_COLUMNS: &str = "id, name, secret_hash, created_at, rating, deviation, volatility, \
@@ -53,8 +56,12 @@ const INSERT: &str = "insert into games (id, ruleset, mode, created_at, started_
          red_name, red_kind, red_level, yellow_name, yellow_kind, yellow_level, \
          winner, reason, rolls, moves, actions, \
          scheme, commitment, server_seed, red_seed, yellow_seed, \
-         red_player, yellow_player, rated) \
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
+         red_player, yellow_player, rated, players, house_rules, \
+         blue_name, blue_kind, blue_level, blue_player, blue_seed, \
+         green_name, green_kind, green_level, green_player, green_seed, \
+         red_place, yellow_place, blue_place, green_place) \
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \
+         ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
      on conflict (id) do nothing";
 
 /// How long a statement waits for another connection's write lock before it fails.
@@ -139,6 +146,22 @@ impl SqliteStore {
                 .bind(row.red_player)
                 .bind(row.yellow_player)
                 .bind(row.rated)
+                .bind(row.players)
+                .bind(row.house_rules)
+                .bind(row.blue.name)
+                .bind(row.blue.kind)
+                .bind(row.blue.level)
+                .bind(row.blue.player)
+                .bind(row.blue.seed)
+                .bind(row.green.name)
+                .bind(row.green.kind)
+                .bind(row.green.level)
+                .bind(row.green.player)
+                .bind(row.green.seed)
+                .bind(row.red_place)
+                .bind(row.yellow_place)
+                .bind(row.blue_place)
+                .bind(row.green_place)
                 .execute(&mut *transaction)
                 .await
                 .map_err(classify)?;
@@ -156,20 +179,30 @@ impl SqliteStore {
         let mut sql = QueryBuilder::<Sqlite>::new(format!("select {COLUMNS} from games where 1"));
         if let Some(player) = query.player {
             sql.push(" and (red_name = ").push_bind(player.clone());
-            sql.push(" or yellow_name = ").push_bind(player).push(")");
+            sql.push(" or yellow_name = ").push_bind(player.clone());
+            sql.push(" or blue_name = ").push_bind(player.clone());
+            sql.push(" or green_name = ").push_bind(player).push(")");
         }
         if let Some(id) = query.player_id {
             sql.push(" and (red_player = ").push_bind(id);
-            sql.push(" or yellow_player = ").push_bind(id).push(")");
+            sql.push(" or yellow_player = ").push_bind(id);
+            sql.push(" or blue_player = ").push_bind(id);
+            sql.push(" or green_player = ").push_bind(id).push(")");
         }
         match query.result {
             None => {}
             Some(ResultFilter::Draw) => {
                 sql.push(" and winner is null");
             }
-            Some(ResultFilter::Winner(colour)) => {
-                sql.push(" and winner = ").push_bind(colour.as_str());
+            Some(ResultFilter::Winner(side)) => {
+                sql.push(" and winner = ").push_bind(side.as_str());
             }
+        }
+        if let Some(ruleset) = query.ruleset {
+            sql.push(" and ruleset = ").push_bind(ruleset.as_str());
+        }
+        if let Some(players) = query.players {
+            sql.push(" and players = ").push_bind(i16::from(players));
         }
         if let Some(cursor) = query.before {
             sql.push(" and (ended_at, id) < (")
@@ -412,8 +445,28 @@ fn read_row(row: &SqliteRow) -> Result<GameRecord, StoreError> {
         red_player: row.try_get("red_player").map_err(corrupt)?,
         yellow_player: row.try_get("yellow_player").map_err(corrupt)?,
         rated: row.try_get("rated").map_err(corrupt)?,
+        players: row.try_get("players").map_err(corrupt)?,
+        house_rules: row.try_get("house_rules").map_err(corrupt)?,
+        blue: seat_columns(row, "blue")?,
+        green: seat_columns(row, "green")?,
+        red_place: row.try_get("red_place").map_err(corrupt)?,
+        yellow_place: row.try_get("yellow_place").map_err(corrupt)?,
+        blue_place: row.try_get("blue_place").map_err(corrupt)?,
+        green_place: row.try_get("green_place").map_err(corrupt)?,
     };
     game.into_record()
+}
+
+/// The columns of the optional seat of `colour` (`blue` or `green`).
+fn seat_columns(row: &SqliteRow, colour: &str) -> Result<SeatColumns, StoreError> {
+    let column = |name: &str| format!("{colour}_{name}");
+    Ok(SeatColumns {
+        name: row.try_get(column("name").as_str()).map_err(corrupt)?,
+        kind: row.try_get(column("kind").as_str()).map_err(corrupt)?,
+        level: row.try_get(column("level").as_str()).map_err(corrupt)?,
+        player: row.try_get(column("player").as_str()).map_err(corrupt)?,
+        seed: row.try_get(column("seed").as_str()).map_err(corrupt)?,
+    })
 }
 
 fn unavailable(error: sqlx::Error) -> StoreError {

@@ -1,7 +1,8 @@
 //! Finished games, read from the [`GameStore`](aeroplane_store::GameStore):
-//! `GET /api/games/{id}`, `GET /api/games?player=&result=&limit=&before=` (`player` a display
-//! name, or a player id to list an identified player's games) and
-//! `GET /api/games/{id}/replay` (every position in order, recomputed by the rules crate).
+//! `GET /api/games/{id}`, `GET /api/games?player=&result=&ruleset=&players=&limit=&before=`
+//! (`player` a display name, or a player id to list an identified player's games) and
+//! `GET /api/games/{id}/replay` (every position in order, recomputed by the rules crate: a
+//! two-player `plyyard` game through its `Game`, every other game through a `Table`).
 //!
 //! A read the store does not answer within [`STORE_READ_TIMEOUT`] (the database is down or
 //! slow) is 503 `store_unavailable` at once: the games played meanwhile wait in the outbox.
@@ -16,7 +17,7 @@ use std::time::Duration;
 use aeroplane_protocol::api::{GameList, GameSummary, Replay, ReplayStep};
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::record::GameRecord;
-use aeroplane_rules::Game;
+use aeroplane_rules::{Game, Table};
 use aeroplane_store::{Cursor, GameQuery, StoreError};
 use axum::extract::{Path, Query, State};
 use axum::routing::get;
@@ -79,12 +80,21 @@ async fn one(
     fetch(&state, &id).await.map(Json)
 }
 
+/// The parameters `GET /api/games` takes.
+const PARAMETERS: [&str; 6] = ["player", "result", "ruleset", "players", "limit", "before"];
+
+/// The values of the `result` filter: a winner of any colour, or `draw`.
+const RESULTS: [&str; 5] = ["red", "green", "yellow", "blue", "draw"];
+
+/// The values of the `ruleset` filter.
+const RULESETS: [&str; 3] = ["plyyard", "flights", "classic"];
+
 /// Checks the list parameters and turns them into a store query.
 fn query_from(params: &HashMap<String, String>) -> Result<GameQuery, HttpError> {
     let bad = |message: String| HttpError::bad_request(ErrorCode::BadField, message);
     if let Some(unknown) = params
         .keys()
-        .find(|key| !["player", "result", "limit", "before"].contains(&key.as_str()))
+        .find(|key| !PARAMETERS.contains(&key.as_str()))
     {
         return Err(bad(format!("unknown parameter `{unknown}`")));
     }
@@ -99,10 +109,30 @@ fn query_from(params: &HashMap<String, String>) -> Result<GameQuery, HttpError> 
     let result = params.get("result").cloned();
     if result
         .as_ref()
-        .is_some_and(|result| !["red", "yellow", "draw"].contains(&result.as_str()))
+        .is_some_and(|result| !RESULTS.contains(&result.as_str()))
     {
-        return Err(bad("result is `red`, `yellow` or `draw`".to_owned()));
+        return Err(bad(
+            "result is `red`, `green`, `yellow`, `blue` or `draw`".to_owned()
+        ));
     }
+    let ruleset = params.get("ruleset").cloned();
+    if ruleset
+        .as_ref()
+        .is_some_and(|ruleset| !RULESETS.contains(&ruleset.as_str()))
+    {
+        return Err(bad(
+            "ruleset is `plyyard`, `flights` or `classic`".to_owned()
+        ));
+    }
+    let players = match params.get("players") {
+        None => None,
+        Some(text) => Some(
+            text.parse::<u32>()
+                .ok()
+                .filter(|players| (2..=4).contains(players))
+                .ok_or_else(|| bad("players is a number from 2 to 4".to_owned()))?,
+        ),
+    };
     // A player id (a UUID) filters by identified player; anything else is a display name.
     let mut player = params.get("player").cloned();
     if player.as_ref().is_some_and(|name| name.trim().is_empty()) {
@@ -122,6 +152,8 @@ fn query_from(params: &HashMap<String, String>) -> Result<GameQuery, HttpError> 
         player,
         player_id,
         result,
+        ruleset,
+        players,
         limit,
         before,
     })
@@ -141,6 +173,8 @@ async fn list(
         .into_iter()
         .map(|record| GameSummary {
             id: record.id,
+            ruleset: record.ruleset,
+            house_rules: record.house_rules,
             mode: record.mode,
             players: record.players,
             rated: record.rated,
@@ -159,33 +193,67 @@ async fn replay(
     Path(id): Path<String>,
 ) -> Result<Json<Replay>, HttpError> {
     let record = fetch(&state, &id).await?;
-    let mut game = Game::new();
-    let mut steps = vec![ReplayStep {
-        action: None,
-        game,
-        notation: Some(game.to_string()),
-    }];
-    for logged in record.actions.iter().filter(|logged| !logged.undone) {
-        let action = logged.action.to_plyyard();
-        action
-            .map_or(Err(aeroplane_rules::RuleError::NotYourTurn), |action| {
-                game.apply(action)
-            })
-            .map_err(|error| {
-                HttpError::Internal(anyhow::anyhow!(
-                    "stored game {} does not replay: {error}",
-                    record.id
-                ))
-            })?;
-        let notation = (!game.is_over()).then(|| game.to_string());
-        steps.push(ReplayStep {
-            action: Some(*logged),
-            game,
-            notation,
-        });
+    let steps = if record.is_plyyard() {
+        plyyard_steps(&record)
+    } else {
+        table_steps(&record)
     }
+    .map_err(|error| {
+        HttpError::Internal(anyhow::anyhow!(
+            "stored game {} does not replay: {error}",
+            record.id
+        ))
+    })?;
     Ok(Json(Replay {
         id: record.id,
         steps,
     }))
+}
+
+/// The steps of a two-player `plyyard` game: each position as its `Game` and notation, as this
+/// endpoint has always served them.
+fn plyyard_steps(record: &GameRecord) -> Result<Vec<ReplayStep>, String> {
+    let mut game = Game::new();
+    let mut steps = vec![ReplayStep {
+        action: None,
+        game: Some(game),
+        notation: Some(game.to_string()),
+        table: None,
+    }];
+    for logged in record.actions.iter().filter(|logged| !logged.undone) {
+        let action = logged
+            .action
+            .to_plyyard()
+            .ok_or_else(|| format!("{:?} is not an action of plyyard", logged.action))?;
+        game.apply(action).map_err(|error| error.to_string())?;
+        let notation = (!game.is_over()).then(|| game.to_string());
+        steps.push(ReplayStep {
+            action: Some(*logged),
+            game: Some(game),
+            notation,
+            table: None,
+        });
+    }
+    Ok(steps)
+}
+
+/// The steps of any other game, applied to a [`Table`] of its edition and seats: each position
+/// in the editions' notation (`table`, also at game over; `notation` while it is live).
+fn table_steps(record: &GameRecord) -> Result<Vec<ReplayStep>, String> {
+    let rules = record.rules().map_err(|error| error.to_string())?;
+    let mut table = Table::new(rules, record.players.count()).map_err(|error| error.to_string())?;
+    let step = |action, table: &Table| ReplayStep {
+        action,
+        game: None,
+        notation: (!table.is_over()).then(|| table.notation()),
+        table: Some(table.notation()),
+    };
+    let mut steps = vec![step(None, &table)];
+    for logged in record.actions.iter().filter(|logged| !logged.undone) {
+        table
+            .apply(logged.action)
+            .map_err(|error| format!("{:?}: {error}", logged.action))?;
+        steps.push(step(Some(*logged), &table));
+    }
+    Ok(steps)
 }

@@ -163,7 +163,7 @@ for_every_store! {
             let filtered = GameQuery { result: Some(result.into()), ..query() };
             assert_eq!(ids(&store.list(&filtered).await.unwrap()), [expected.id], "{result}");
         }
-        let unknown = GameQuery { result: Some("green".into()), ..query() };
+        let unknown = GameQuery { result: Some("purple".into()), ..query() };
         assert!(matches!(store.list(&unknown).await, Err(StoreError::BadQuery(_))));
     }
 
@@ -214,7 +214,7 @@ for_every_store! {
         }
         save_all(store, &records).await;
 
-        let zoe = |before| GameQuery { player: Some("zoe".into()), result: Some("red".into()), limit: 4, before, player_id: None };
+        let zoe = |before| GameQuery { player: Some("zoe".into()), result: Some("red".into()), limit: 4, before, ..query() };
         let first = store.list(&zoe(None)).await.unwrap();
         let second = store.list(&zoe(Some(Cursor::after(&first[3]).to_string()))).await.unwrap();
         let expected: Vec<_> = records.iter().step_by(2).cloned().collect();

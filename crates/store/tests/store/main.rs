@@ -12,3 +12,4 @@ mod open;
 mod outbox;
 mod players;
 mod support;
+mod tables;

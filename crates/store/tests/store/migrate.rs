@@ -1,15 +1,25 @@
 //! Migrations keep what earlier versions stored: a game written under the first schema (client
 //! seeds as text) reads back the same after `0002_seeds_as_bytes` turned them into bytes, and
-//! as a record of format 1 (rows were written before records carried a format).
+//! as a record of format 1 (rows were written before records carried a format); a game written
+//! under `0003_players` reads back the same after `0004_tables` (SQLite rebuilds the table
+//! there), as a two-player `plyyard` game, beside which a table game can then be stored.
 
 use std::path::{Path, PathBuf};
 
-use aeroplane_store::{GameStore, PostgresStore, SqliteStore};
+use aeroplane_rules::Side;
+use aeroplane_store::{GameQuery, GameStore, PostgresStore, SqliteStore};
 use sqlx::migrate::Migrator;
 use uuid::Uuid;
 
+use crate::support::table::{TableEnding, play_table};
+
 /// A directory holding only the first migration of `database` (`postgres` or `sqlite`).
 fn first_migration_only(database: &str) -> tempfile::TempDir {
+    migrations_before(database, "0002")
+}
+
+/// A directory holding the migrations of `database` numbered before `number`.
+fn migrations_before(database: &str, number: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let source: PathBuf = [
         env!("CARGO_MANIFEST_DIR"),
@@ -20,9 +30,105 @@ fn first_migration_only(database: &str) -> tempfile::TempDir {
     ]
     .iter()
     .collect();
-    let first = "0001_games.sql";
-    std::fs::copy(source.join(first), dir.path().join(first)).unwrap();
+    for entry in std::fs::read_dir(&source).unwrap() {
+        let name = entry.unwrap().file_name();
+        if name.to_str().unwrap() < number {
+            std::fs::copy(source.join(&name), dir.path().join(&name)).unwrap();
+        }
+    }
     dir
+}
+
+/// Checks a game stored under `0003_players` as read after `0004_tables`, then stores a game
+/// of four beside it.
+async fn assert_reads_as_plyyard_and_tables_fit(store: &dyn GameStore, id: Uuid, player: Uuid) {
+    let record = store.get(id).await.unwrap().expect("the old game");
+    assert_eq!(record.format, 1, "a two-player plyyard game");
+    assert_eq!(record.players.count(), 2);
+    assert_eq!(record.players.red.player_id, Some(player));
+    assert!(record.rated);
+    assert_eq!(record.result.places, None);
+    assert_eq!(
+        (
+            record.fairness.blue_seed.as_deref(),
+            record.house_rules.len()
+        ),
+        (None, 0)
+    );
+    assert_eq!(record.fairness.red_seed, "a\u{0}b");
+    let old = GameQuery {
+        players: Some(2),
+        ruleset: Some("plyyard".to_owned()),
+        ..GameQuery::default()
+    };
+    assert_eq!(store.list(&old).await.unwrap(), [record]);
+
+    let table = play_table(
+        9,
+        aeroplane_rules::Rules::CLASSIC,
+        4,
+        TableEnding::Resigns(Side::Green, 30),
+    );
+    store.save(&table).await.unwrap();
+    assert_eq!(store.get(table.id).await.unwrap(), Some(table));
+}
+
+#[tokio::test]
+async fn postgres_games_stored_before_tables_read_back_after_the_tables_migration() {
+    let Some(admin) = aeroplane_store::testing::postgres_url() else {
+        return;
+    };
+    let database = aeroplane_store::testing::TestDatabase::create(&admin).await;
+    let pool = sqlx::PgPool::connect(&database.url).await.unwrap();
+    let old = migrations_before("postgres", "0004");
+    old_migrator(old.path()).await.run(&pool).await.unwrap();
+    let (id, player) = (Uuid::new_v4(), Uuid::new_v4());
+    sqlx::query(
+        "insert into games (id, ruleset, mode, created_at, started_at, ended_at, \
+         red_name, red_kind, yellow_name, yellow_kind, winner, reason, rolls, moves, actions, \
+         scheme, commitment, server_seed, red_seed, yellow_seed, red_player, rated) \
+         values ($1, 'plyyard', 'online', now(), now(), now(), 'Ann', 'human', 'Bob', 'human', \
+         'yellow', 'resigned', 0, 0, '[]', 'v1', 'c', 's', '\\x610062'::bytea, ''::bytea, $2, true)",
+    )
+    .bind(id)
+    .bind(player)
+    .execute(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+
+    let store = PostgresStore::connect(&database.url).await.unwrap();
+    assert_reads_as_plyyard_and_tables_fit(&store, id, player).await;
+    store.close().await;
+}
+
+#[tokio::test]
+async fn sqlite_games_stored_before_tables_read_back_after_the_tables_migration() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.sqlite3");
+    let options = sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(&path)
+        .create_if_missing(true);
+    let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
+    let old = migrations_before("sqlite", "0004");
+    old_migrator(old.path()).await.run(&pool).await.unwrap();
+    let (id, player) = (Uuid::new_v4(), Uuid::new_v4());
+    sqlx::query(
+        "insert into games (id, ruleset, mode, created_at, started_at, ended_at, \
+         red_name, red_kind, yellow_name, yellow_kind, winner, reason, rolls, moves, actions, \
+         scheme, commitment, server_seed, red_seed, yellow_seed, red_player, rated) \
+         values (?, 'plyyard', 'online', 0, 1, 2, 'Ann', 'human', 'Bob', 'human', \
+         'yellow', 'resigned', 0, 0, '[]', 'v1', 'c', 's', x'610062', x'', ?, 1)",
+    )
+    .bind(id)
+    .bind(player)
+    .execute(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+
+    let store = SqliteStore::open_file(&path).await.unwrap();
+    assert_reads_as_plyyard_and_tables_fit(&store, id, player).await;
 }
 
 async fn old_migrator(dir: &Path) -> Migrator {

@@ -1,8 +1,10 @@
-//! What the tests share: realistic records and a fresh store of each kind.
+//! What the tests share: realistic records (two-player `plyyard` games and tables of every
+//! edition) and a fresh store of each kind.
 
 pub mod game;
 pub mod stores;
 pub mod switch;
+pub mod table;
 
 /// A local TCP port nothing listens on.
 pub fn closed_port() -> u16 {
