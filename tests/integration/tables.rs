@@ -327,17 +327,15 @@ async fn a_draw_needs_every_player_in_play_and_one_refusal_ends_the_offer() {
     let room = create(&app, body, 3).await;
     let mut seats = seat_everyone(app.addr, room.id, 3).await;
     seats[0].client.offer_draw().await;
-    for index in [1, 2] {
-        let client = &mut seats[index].client;
-        client
+    for seat in &mut seats {
+        seat.client
             .recv_until(|m| matches!(m, ServerMessage::DrawOffered(_)))
             .await;
-        client.accept_draw().await;
-        let seen = client.seen() + 1;
-        for other in seats.iter_mut() {
-            other.client.catch_up(seen).await;
-        }
     }
+    seats[1].client.accept_draw().await;
+    let seen = seats[1].client.seen() + 1;
+    seats[2].client.catch_up(seen).await;
+    seats[2].client.accept_draw().await;
     let over = seats[0]
         .client
         .recv_until(|m| matches!(m, ServerMessage::GameOver(_)))
@@ -457,11 +455,10 @@ async fn quick_match_fills_a_queue_per_edition_and_player_count() {
         tokio::spawn(async move {
             let body = serde_json::json!({ "name": name, "ruleset": ruleset, "players": players });
             let response = http.post(url).json(&body).send().await.unwrap();
-            assert_eq!(response.status(), 200, "{name} is matched");
-            response
-                .json::<aeroplane_protocol::api::QuickMatched>()
-                .await
-                .unwrap()
+            let status = response.status();
+            let text = response.text().await.unwrap();
+            assert_eq!(status, 200, "{name} is matched: {text}");
+            serde_json::from_str::<aeroplane_protocol::api::QuickMatched>(&text).unwrap()
         })
     };
     // Three wait for a three-player classic game; one waits for flights and stays alone.

@@ -127,9 +127,14 @@ impl Matchmaker {
 
     /// The window of `ticket` ended: pairs it with the closest rating, if it is still waiting
     /// and anyone else is. Answers the pair, `ticket`'s waiter first.
+    /// Only the two-player `plyyard` queue pairs this way: the others form games on arrival.
     pub(crate) fn due(&self, ticket: u64) -> Option<Vec<Waiter>> {
         let mut waiting = self.lock();
         waiting.retain(|waiter| !waiter.reply.is_closed());
+        let mine = waiting.iter().find(|waiter| waiter.ticket == ticket)?;
+        if mine.queue != Queue::PLYYARD {
+            return None;
+        }
         pair(&mut waiting, ticket).map(|(first, second)| vec![first, second])
     }
 
