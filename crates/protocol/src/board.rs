@@ -2,7 +2,7 @@
 //!
 //! A two-player `plyyard` room plays the rules crate's [`Game`] and speaks protocol 1, exactly as
 //! it always has; a room of any other edition or player count plays a [`Table`] and speaks
-//! protocol 2 (`docs/protocol.md` §10). Everything above the rules (the server's timeline, the
+//! protocol 2 (`docs/protocol.md` §12). Everything above the rules (the server's timeline, the
 //! follower of a room, the clients) asks a `Board`, so the difference between the two is written
 //! once, here: which rules type applies an action, which wire events tell it, and how the
 //! result reads.

@@ -30,7 +30,7 @@ pub mod snapshot;
 /// The version of this protocol, sent in every `welcome` of a two-player `plyyard` room.
 pub const PROTOCOL_VERSION: u32 = 1;
 
-/// The version a room of any other edition or player count speaks (`docs/protocol.md` §10): its
+/// The version a room of any other edition or player count speaks (`docs/protocol.md` §12): its
 /// moves are told step by step and its colours include Blue and Green. A client that never asks
 /// for such a room never sees it.
 pub const TABLE_PROTOCOL_VERSION: u32 = 2;

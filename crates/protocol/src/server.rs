@@ -144,7 +144,7 @@ pub struct Welcome {
     pub id: Option<u64>,
     /// The protocol version of this room: [`crate::PROTOCOL_VERSION`] (1) in a two-player
     /// `plyyard` room, [`crate::TABLE_PROTOCOL_VERSION`] (2) in a room of any other edition or
-    /// player count, whose messages are those of `docs/protocol.md` §10.
+    /// player count, whose messages are those of `docs/protocol.md` §12.
     pub protocol: u32,
     /// Player or spectator.
     pub role: Role,

@@ -3,7 +3,7 @@
 //!
 //! A request that names nothing new (no `ruleset`, `players`, `house_rules` or `levels`) opens
 //! today's two-player `plyyard` room, which speaks protocol 1 exactly as before; any other
-//! edition or player count opens a table room (protocol 2, `docs/protocol.md` §10).
+//! edition or player count opens a table room (protocol 2, `docs/protocol.md` §12).
 
 use std::time::Duration;
 
