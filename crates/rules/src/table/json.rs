@@ -249,6 +249,19 @@ mod tests {
     }
 
     #[test]
+    fn the_example_of_state_json_reads_and_writes_back_the_same() {
+        let doc = include_str!("../../../../docs/state-json.md");
+        let start = doc.find("## Table").unwrap();
+        let block = &doc[start..];
+        let json = &block[block.find("```json").unwrap() + 7..];
+        let json = &json[..json.find("```").unwrap()];
+        let table: Table = serde_json::from_str(json).expect("the documented table reads");
+        let written = serde_json::to_value(table).unwrap();
+        let documented: serde_json::Value = serde_json::from_str(json).unwrap();
+        assert_eq!(written, documented);
+    }
+
+    #[test]
     fn an_inconsistent_table_is_refused_with_a_reason() {
         let table = Table::new(Rules::FLIGHTS, 3).unwrap();
         let mut json = serde_json::to_value(table).unwrap();
