@@ -14,7 +14,7 @@
 //! shared by rooms around I/O: each room writes its own journal from its own task.
 //!
 //! The first entry is the setup: the mode, the seats taken so far with names, tokens and client seeds (a local room's
-//! one player holds both seats with one token), the server seed and its commitment, when the
+//! one player holds every seat with one token), the server seed and its commitment, when the
 //! room was created and (once it has) the game started, the computer's colour and level in a
 //! computer room, and the turn clock's length if the room has one. While the room waits for
 //! players, the setup is rewritten whole (atomically) whenever a seat is taken and when the game
@@ -43,9 +43,12 @@
 //!
 //! The format is versioned by the setup's `version`: version 1 (online rooms only) has no
 //! computer, clock length or clock lines, and still restores; version 2 has both seats and the
-//! start time always (started games only); this server writes version 3, in which a waiting
-//! room's setup lacks the seats not yet taken and the start time, and rewrites a restored
-//! journal in it.
+//! start time always (started games only); this server writes version 3 for a two-player
+//! `plyyard` room, in which a waiting room's setup lacks the seats not yet taken and the start
+//! time, and rewrites a restored journal in it. A table room (any other edition or player
+//! count) writes version 4: version 3 with its edition, its player count, Blue's and Green's
+//! seats and every computer's; a server that reads only up to version 3 refuses it rather than
+//! restore it as a two-player game.
 
 mod file;
 mod format;
