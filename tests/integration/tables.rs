@@ -567,3 +567,130 @@ async fn a_four_player_flights_room_survives_sigkill() {
 async fn a_four_player_classic_room_survives_sigkill() {
     a_four_player_room_survives(Ruleset::Classic, false).await;
 }
+
+#[tokio::test]
+async fn a_rematch_of_three_moves_everyone_one_colour_on() {
+    use aeroplane_protocol::client::{ClientMessage, RematchRequest};
+    let app = app().await;
+    let room = create(
+        &app,
+        serde_json::json!({ "ruleset": "classic", "players": 3 }),
+        3,
+    )
+    .await;
+    let mut seats = seat_everyone(app.addr, room.id, 3).await;
+    // Yellow, then Blue resign: Red is the last one in play and wins.
+    for index in [1, 2] {
+        let seen = seats[0].client.seen();
+        seats[index].client.catch_up(seen).await;
+        seats[index].client.resign().await;
+        seats[0]
+            .client
+            .recv_until(|m| matches!(m, ServerMessage::PlayerOut(_)))
+            .await;
+    }
+    let over = seats[0]
+        .client
+        .recv_until(|m| matches!(m, ServerMessage::GameOver(_)))
+        .await;
+    let ServerMessage::GameOver(over) = over else {
+        unreachable!()
+    };
+    let places = over.result.places.unwrap();
+    assert_eq!(
+        (places.red, places.yellow, places.blue),
+        (Some(1), Some(3), Some(2))
+    );
+    for seat in &mut seats {
+        let rematch = RematchRequest {
+            id: None,
+            client_seed: None,
+        };
+        seat.client.send(&ClientMessage::Rematch(rematch)).await;
+    }
+    let mut new_colours = Vec::new();
+    for seat in &mut seats {
+        let ready = seat
+            .client
+            .recv_until(|m| matches!(m, ServerMessage::RematchReady(_)))
+            .await;
+        let ServerMessage::RematchReady(ready) = ready else {
+            unreachable!()
+        };
+        new_colours.push(ready.colour.unwrap());
+    }
+    assert_eq!(new_colours, [Side::Yellow, Side::Blue, Side::Red]);
+}
+
+#[tokio::test]
+async fn hints_and_undo_work_in_table_rooms() {
+    use aeroplane_protocol::client::{Act, ClientMessage, Request};
+    let app = app().await;
+    // A local four-player room: a plane choice is taken back.
+    let body = serde_json::json!({ "mode": "local", "ruleset": "flights", "players": 4 });
+    let room = create(&app, body, 4).await;
+    let mut client = app.connect(room.id).await;
+    client.join_player("Ann", None).await;
+    client
+        .recv_until(|m| matches!(m, ServerMessage::GameStarted(_)))
+        .await;
+    let mut seats = vec![Seat {
+        sides: Rules::seating(4).to_vec(),
+        client,
+    }];
+    play(&mut seats, |turn| turn.pending().is_some()).await;
+    let before = seats[0].client.sync().await;
+    play(&mut seats, |turn| turn.pending().is_none()).await;
+    let seen = seats[0].client.seen();
+    seats[0]
+        .client
+        .send(&ClientMessage::Undo(Act { id: None, seen }))
+        .await;
+    let undone = seats[0]
+        .client
+        .recv_until(|m| matches!(m, ServerMessage::Undone(_)))
+        .await;
+    let ServerMessage::Undone(undone) = undone else {
+        unreachable!()
+    };
+    assert_eq!(
+        undone.snapshot.table, before.table,
+        "back to the same plane choice"
+    );
+
+    // A computer room of three: the hint names a legal plane at the computers' level.
+    let body = serde_json::json!({
+        "mode": "computer", "ruleset": "classic", "players": 3, "level": "hard",
+    });
+    let room = create(&app, body, 3).await;
+    let mut client = app.connect(room.id).await;
+    client.join_player("Ann", None).await;
+    client
+        .recv_until(|m| matches!(m, ServerMessage::GameStarted(_)))
+        .await;
+    let mut seats = vec![Seat {
+        sides: vec![Side::Red],
+        client,
+    }];
+    play(&mut seats, |turn| {
+        turn.actor() == Side::Red && turn.pending().is_some()
+    })
+    .await;
+    let legal = match seats[0].client.sync().await.table.unwrap().phase() {
+        aeroplane_rules::TablePhase::AwaitingMove { legal, .. } => legal,
+        phase => panic!("{phase:?}"),
+    };
+    seats[0]
+        .client
+        .send(&ClientMessage::Hint(Request { id: Some(7) }))
+        .await;
+    let hint = seats[0]
+        .client
+        .recv_until(|m| matches!(m, ServerMessage::Hint(_)))
+        .await;
+    let ServerMessage::Hint(hint) = hint else {
+        unreachable!()
+    };
+    assert!(legal.contains(hint.plane), "{hint:?}");
+    assert_eq!(hint.level, "hard");
+}
