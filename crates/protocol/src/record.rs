@@ -340,12 +340,16 @@ impl GameRecord {
 
     /// The edition with its house rules, as the record names them.
     pub fn rules(&self) -> Result<Rules, RecordRulesError> {
-        let mut name = self.ruleset.clone();
-        for rule in &self.house_rules {
-            name.push('+');
-            name.push_str(rule);
-        }
-        name.parse().map_err(|_| RecordRulesError(name.clone()))
+        let unknown = || {
+            let mut name = self.ruleset.clone();
+            for rule in &self.house_rules {
+                name.push('+');
+                name.push_str(rule);
+            }
+            RecordRulesError(name)
+        };
+        let ruleset: Ruleset = self.ruleset.parse().map_err(|_| unknown())?;
+        Rules::with_house_rules(ruleset, &self.house_rules).map_err(|_| unknown())
     }
 
     /// Whether this is a two-player `plyyard` game (the [`Game`] of the rules crate).

@@ -303,6 +303,41 @@ impl Rules {
     pub const fn ends_at_first_finish(self) -> bool {
         !matches!(self.ruleset, Ruleset::Classic)
     }
+
+    /// `ruleset` with the house rules named in `house_rules` on (`jump-after-shortcut`, in
+    /// `classic` only); an unknown or misplaced one is refused with the line it would make.
+    pub fn with_house_rules<S: AsRef<str>>(
+        ruleset: Ruleset,
+        house_rules: &[S],
+    ) -> Result<Rules, ParseEditionError> {
+        let mut name = ruleset.as_str().to_owned();
+        for rule in house_rules {
+            name.push('+');
+            name.push_str(rule.as_ref());
+        }
+        name.parse()
+    }
+
+    /// The names of the house rules that are on, as records and requests list them.
+    pub fn house_rules(self) -> &'static [&'static str] {
+        if self.jump_after_shortcut {
+            &[JUMP_AFTER_SHORTCUT]
+        } else {
+            &[]
+        }
+    }
+}
+
+impl FromStr for Ruleset {
+    type Err = ParseEditionError;
+
+    /// Reads an edition's name: `plyyard`, `flights` or `classic`.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Ruleset::ALL
+            .into_iter()
+            .find(|ruleset| ruleset.as_str() == text)
+            .ok_or_else(|| ParseEditionError::Ruleset(text.to_owned()))
+    }
 }
 
 impl fmt::Display for Rules {
@@ -409,5 +444,18 @@ mod tests {
             assert_eq!(text.parse::<Rules>().unwrap().to_string(), text);
         }
         assert!("flights+jump-after-shortcut".parse::<Rules>().is_err());
+    }
+
+    #[test]
+    fn house_rules_are_named_on_and_off_as_requests_and_records_list_them() {
+        let rules = Rules::with_house_rules(Ruleset::Classic, &["jump-after-shortcut"]).unwrap();
+        assert_eq!(rules, Rules::classic_with_jump_after_shortcut());
+        assert_eq!(rules.house_rules(), ["jump-after-shortcut"]);
+        assert_eq!(
+            Rules::with_house_rules::<&str>(Ruleset::Flights, &[]).unwrap(),
+            Rules::FLIGHTS
+        );
+        assert!(Rules::with_house_rules(Ruleset::Flights, &["jump-after-shortcut"]).is_err());
+        assert!("ludo".parse::<Ruleset>().is_err());
     }
 }

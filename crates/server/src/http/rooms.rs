@@ -119,20 +119,12 @@ pub(super) fn board_of(
 ) -> Result<Board, HttpError> {
     let ruleset = match ruleset {
         None => Ruleset::Plyyard,
-        Some(name) => Ruleset::ALL
-            .into_iter()
-            .find(|ruleset| ruleset.as_str() == name)
-            .ok_or_else(|| {
-                let message = format!("`{name}` is not a ruleset (plyyard, flights, classic)");
-                HttpError::bad_request(ErrorCode::UnknownRuleset, message)
-            })?,
+        Some(name) => name.parse().map_err(|_| {
+            let message = format!("`{name}` is not a ruleset (plyyard, flights, classic)");
+            HttpError::bad_request(ErrorCode::UnknownRuleset, message)
+        })?,
     };
-    let mut name = ruleset.as_str().to_owned();
-    for rule in house_rules {
-        name.push('+');
-        name.push_str(rule);
-    }
-    let rules: Rules = name.parse().map_err(|_| {
+    let rules = Rules::with_house_rules(ruleset, house_rules).map_err(|_| {
         let message = format!(
             "{} has no house rule {:?} (classic has jump-after-shortcut)",
             ruleset.as_str(),

@@ -7,7 +7,6 @@
 use aeroplane_protocol::record::{
     FairnessRecord, GameRecord, LoggedAction, Mode, PlayerKind, PlayerRecord, Players,
 };
-use aeroplane_rules::edition::JUMP_AFTER_SHORTCUT;
 use aeroplane_rules::{Side, TableAction};
 use time::OffsetDateTime;
 
@@ -59,9 +58,9 @@ pub(super) fn of(room: &Room) -> Option<GameRecord> {
         id: room.id,
         ruleset: rules.ruleset().as_str().to_owned(),
         house_rules: rules
-            .jump_after_shortcut()
-            .then(|| JUMP_AFTER_SHORTCUT.to_owned())
-            .into_iter()
+            .house_rules()
+            .iter()
+            .map(|rule| (*rule).to_owned())
             .collect(),
         mode: room.mode,
         created_at: room.timeline.created_at(),

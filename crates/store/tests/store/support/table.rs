@@ -162,14 +162,15 @@ pub fn play_table(seed: u64, rules: Rules, players: usize, ending: TableEnding) 
             .find(|(seated, _)| *seated == side)
             .map(|(_, seed)| seed.as_str().to_owned())
     };
-    let rules_text = rules.to_string();
-    let mut names = rules_text.split('+');
-    let ruleset = names.next().expect("a ruleset").to_owned();
     GameRecord {
         format: GameRecord::format_for(rules, players),
         id: Uuid::new_v4(),
-        ruleset,
-        house_rules: names.map(str::to_owned).collect(),
+        ruleset: rules.ruleset().as_str().to_owned(),
+        house_rules: rules
+            .house_rules()
+            .iter()
+            .map(|rule| (*rule).to_owned())
+            .collect(),
         mode: Mode::Online,
         created_at,
         started_at,
