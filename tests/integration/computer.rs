@@ -4,7 +4,7 @@
 //! room of any mode, and playing the colours a client controls (each roll, then the first legal
 //! plane) until a wanted moment.
 
-use aeroplane_protocol::api::RoomCreated;
+use aeroplane_protocol::api::{ApiError, RoomCreated};
 use aeroplane_protocol::record::{Mode, PlayerKind};
 use aeroplane_protocol::server::{GameOver, ServerMessage};
 use aeroplane_protocol::snapshot::RoomPhase;
@@ -30,6 +30,19 @@ pub(crate) async fn create_at(
 ) -> RoomCreated {
     let response = http.post(url).json(&body).send().await.unwrap();
     assert_eq!(response.status(), 201, "creating a room from {body}");
+    response.json().await.unwrap()
+}
+
+/// `POST /api/rooms` with `body`, expecting 400; answers the error.
+pub(crate) async fn refused(app: &TestApp, body: &serde_json::Value) -> ApiError {
+    let response = app
+        .http
+        .post(app.url("/api/rooms"))
+        .json(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 400, "{body}");
     response.json().await.unwrap()
 }
 
@@ -221,15 +234,7 @@ async fn a_bad_level_or_a_colour_outside_computer_rooms_is_a_bad_field() {
         serde_json::json!({ "mode": "online", "colour": "yellow" }),
         serde_json::json!({ "mode": "local", "level": "easy" }),
     ] {
-        let response = app
-            .http
-            .post(app.url("/api/rooms"))
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), 400, "{body}");
-        let error: aeroplane_protocol::api::ApiError = response.json().await.unwrap();
+        let error = refused(&app, &body).await;
         assert_eq!(error.code.as_str(), "bad_field", "{body}");
     }
 }

@@ -76,6 +76,26 @@ async fn seat_everyone(addr: SocketAddr, room: Uuid, players: usize) -> Vec<Seat
     seats
 }
 
+/// Seats the one person of a computer or local room (with `join`) and waits for the start;
+/// answers its seat, holding `sides`.
+async fn alone(
+    app: &TestApp,
+    room: Uuid,
+    join: aeroplane_protocol::client::Join,
+    sides: &[Side],
+) -> Seat {
+    let mut client = app.connect(room).await;
+    let welcome = welcome(client.join(join).await);
+    assert_eq!(welcome.colours, sides);
+    client
+        .recv_until(|m| matches!(m, ServerMessage::GameStarted(_)))
+        .await;
+    Seat {
+        sides: sides.to_vec(),
+        client,
+    }
+}
+
 /// Plays the colours the seats hold (each roll, then the first legal plane), reading through
 /// the first seat's connection, and leaves every other colour to the server (its bots or its
 /// turn clock), until the game is settled in a state `stop` accepts (`None`) or is over.
@@ -181,17 +201,10 @@ async fn every_edition_plays_against_one_to_three_computers_each_at_its_level() 
             });
             let room = create(&app, body, players).await;
             assert_eq!(room.colour, Some(Side::Yellow));
-            let mut client = app.connect(room.id).await;
-            let welcome = client.join_player("Ann", None).await;
-            assert_eq!(welcome.colour, Some(Side::Yellow));
-            assert_eq!(welcome.snapshot.computers.len(), players - 1);
-            client
-                .recv_until(|m| matches!(m, ServerMessage::GameStarted(_)))
-                .await;
-            let mut seats = vec![Seat {
-                sides: vec![Side::Yellow],
-                client,
-            }];
+            let join = player_join("Ann", None, None, None);
+            let mut seats = vec![alone(&app, room.id, join, &[Side::Yellow]).await];
+            let snapshot = seats[0].client.sync().await;
+            assert_eq!(snapshot.computers.len(), players - 1);
             let over = play_to_end(&mut seats).await;
             let record = app.stored_record(room.id).await;
             check_record(&record, &over, ruleset, players);
@@ -220,22 +233,13 @@ async fn every_edition_plays_on_one_device_passed_among_two_to_four_named_player
                 "mode": "local", "ruleset": ruleset.as_str(), "players": players,
             });
             let room = create(&app, body, players).await;
-            let mut client = app.connect(room.id).await;
             let mut join = player_join("Ann", None, None, None);
             join.names = NAMES[..players]
                 .iter()
                 .map(|name| (*name).to_owned())
                 .collect();
-            let welcome = welcome(client.join(join).await);
-            assert_eq!(welcome.colour, None, "the one player plays every colour");
-            assert_eq!(welcome.colours, Rules::seating(players));
-            client
-                .recv_until(|m| matches!(m, ServerMessage::GameStarted(_)))
-                .await;
-            let mut seats = vec![Seat {
-                sides: Rules::seating(players).to_vec(),
-                client,
-            }];
+            // The one player plays every colour.
+            let mut seats = vec![alone(&app, room.id, join, Rules::seating(players)).await];
             let over = play_to_end(&mut seats).await;
             let record = app.stored_record(room.id).await;
             assert_eq!(record.mode, Mode::Local);
@@ -419,16 +423,8 @@ async fn bad_editions_player_counts_and_seats_are_refused_with_stable_codes() {
         ),
     ];
     for (body, code) in refused {
-        let response = app
-            .http
-            .post(app.url("/api/rooms"))
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), 400, "{body}");
-        let error: serde_json::Value = response.json().await.unwrap();
-        assert_eq!(error["code"], code, "{body}");
+        let error = crate::computer::refused(&app, &body).await;
+        assert_eq!(error.code.as_str(), code, "{body}");
     }
     // A colour that does not play in a three-player room cannot be asked for.
     let room = create(
@@ -629,15 +625,8 @@ async fn hints_and_undo_work_in_table_rooms() {
     // A local four-player room: a plane choice is taken back.
     let body = serde_json::json!({ "mode": "local", "ruleset": "flights", "players": 4 });
     let room = create(&app, body, 4).await;
-    let mut client = app.connect(room.id).await;
-    client.join_player("Ann", None).await;
-    client
-        .recv_until(|m| matches!(m, ServerMessage::GameStarted(_)))
-        .await;
-    let mut seats = vec![Seat {
-        sides: Rules::seating(4).to_vec(),
-        client,
-    }];
+    let join = player_join("Ann", None, None, None);
+    let mut seats = vec![alone(&app, room.id, join, Rules::seating(4)).await];
     play(&mut seats, |turn| turn.pending().is_some()).await;
     let before = seats[0].client.sync().await;
     play(&mut seats, |turn| turn.pending().is_none()).await;
@@ -663,15 +652,8 @@ async fn hints_and_undo_work_in_table_rooms() {
         "mode": "computer", "ruleset": "classic", "players": 3, "level": "hard",
     });
     let room = create(&app, body, 3).await;
-    let mut client = app.connect(room.id).await;
-    client.join_player("Ann", None).await;
-    client
-        .recv_until(|m| matches!(m, ServerMessage::GameStarted(_)))
-        .await;
-    let mut seats = vec![Seat {
-        sides: vec![Side::Red],
-        client,
-    }];
+    let join = player_join("Ann", None, None, None);
+    let mut seats = vec![alone(&app, room.id, join, &[Side::Red]).await];
     play(&mut seats, |turn| {
         turn.actor() == Side::Red && turn.pending().is_some()
     })
