@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use aeroplane_bot::Level;
-use aeroplane_client::render::{colour_wanted, describe_result, label};
+use aeroplane_client::render::{colour_wanted, label, ranking};
 use aeroplane_client::terminal::escape;
 use aeroplane_client::{Api, Client, Turn, room_url, verify_record, ws_url};
 use aeroplane_protocol::api::{CreateRoom, TableRules};
@@ -295,7 +295,7 @@ pub(crate) async fn run(
             }
         }
     };
-    println!("{}", outcome_for(&result, me));
+    println!("{}", outcome_for(&result, me, client.board()));
     if let Some(room) = client.room_id() {
         check_stored_game(&api, room).await;
     }
@@ -303,24 +303,27 @@ pub(crate) async fn run(
 }
 
 /// The game's end as the player of `me` sees it: `you won (finished)`, `you lost (resigned)`,
-/// `draw (agreed)`; in a table game also the place and the ranking, e.g.
-/// `you finished in place 2 (finished); places: 1 Blue, 2 Red, 3 Yellow, 4 Green`.
-fn outcome_for(result: &ResultRecord, me: Side) -> String {
+/// `draw (agreed)`; in a table game also the place and every seat's, e.g.
+/// `you finished in place 2 (finished); places: 1 Blue, 2 Red, 3 Yellow, Green (no place)`.
+fn outcome_for(result: &ResultRecord, me: Side, board: &Board) -> String {
     let reason = result.reason.as_str();
-    let Some(places) = &result.places else {
-        return match result.winner {
-            Some(winner) if winner == me => format!("you won ({reason})"),
-            Some(_) => format!("you lost ({reason})"),
-            None => format!("draw ({reason})"),
-        };
+    let mine = match (
+        result.places.as_ref().and_then(|p| p.get(me)),
+        result.winner,
+    ) {
+        (Some(1), _) => format!("you won ({reason})"),
+        (Some(place), _) => format!("you finished in place {place} ({reason})"),
+        (None, Some(winner)) if winner == me => format!("you won ({reason})"),
+        (None, Some(_)) => format!("you lost ({reason})"),
+        (None, None) => format!("draw ({reason})"),
     };
-    let mine = match places.get(me) {
-        Some(1) => format!("you won ({reason})"),
-        Some(place) => format!("you finished in place {place} ({reason})"),
-        None if result.winner.is_none() => format!("draw ({reason})"),
-        None => format!("you lost: no place ({reason})"),
-    };
-    format!("{mine}; {}", describe_result(result))
+    match &result.places {
+        Some(places) => format!(
+            "{mine}; places: {}",
+            ranking(places, board.sides().iter().copied())
+        ),
+        None => mine,
+    }
 }
 
 /// Planes for people, numbered 1 to 4: `1, 3`.
