@@ -224,3 +224,80 @@ async fn watch_follows_a_three_player_classic_game_step_by_step_to_its_ranking()
     assert!(!stdout.contains("G1"), "{stdout}");
     server.running.shutdown().await.unwrap();
 }
+
+/// Runs the `aeroplane` binary with its standard input closed (it stops once seated, as a person
+/// who closed the terminal) and returns what it printed.
+async fn run_seated_then_closed(args: &[&str]) -> String {
+    let identity = tempfile::tempdir().unwrap();
+    let mut child = spawn_cli(args, identity.path());
+    drop(child.stdin.take());
+    let output = tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
+        .await
+        .expect("the CLI hung")
+        .unwrap();
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[tokio::test]
+async fn play_opens_a_classic_room_of_three_with_a_house_rule_for_friends_to_join() {
+    let server = spawn_server().await;
+    #[rustfmt::skip]
+    let stdout = run_seated_then_closed(&[
+        "--server", &server.url, "play", "--ruleset", "classic", "--players", "3",
+        "--house-rule", "jump-after-shortcut", "--colour", "blue", "--name", "Cid",
+    ])
+    .await;
+    assert!(
+        stdout.contains(
+            "(classic+jump-after-shortcut: Red, Yellow, Blue); each of your 2 opponents runs:"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("you play Blue"), "{stdout}");
+    let id = stdout
+        .split_whitespace()
+        .nth(1)
+        .and_then(|id| id.parse().ok())
+        .unwrap_or_else(|| panic!("no room id in: {stdout}"));
+    let status = Api::new(&server.url).unwrap().room(id).await.unwrap();
+    let table = status.table.expect("a table room");
+    assert_eq!(table.rules.to_string(), "classic+jump-after-shortcut");
+    assert_eq!(table.seats, [Side::Red, Side::Yellow, Side::Blue]);
+    assert_eq!(status.seats.blue.expect("Cid's seat").name, "Cid");
+    server.running.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn play_quick_waits_in_the_queue_of_its_edition_and_player_count() {
+    let server = spawn_server().await;
+    let api = Api::new(&server.url).unwrap();
+    #[rustfmt::skip]
+    let args = [
+        "--server", &server.url, "play", "--quick", "--ruleset", "classic", "--players", "3",
+        "--name", "Ann", "--anonymous",
+    ];
+    let cli = run_seated_then_closed(&args);
+    let others = async {
+        // The queue of three fills with the command and these two, whoever asks first.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let bob = api.quick_match_in("Bob", None, Some("classic"), Some(3));
+        let cid = api.quick_match_in("Cid", None, Some("classic"), Some(3));
+        let (bob, cid) = tokio::join!(bob, cid);
+        (bob.unwrap(), cid.unwrap())
+    };
+    let (stdout, (bob, cid)) = tokio::join!(cli, others);
+    assert!(
+        stdout.contains("waiting in the quick-match queue of classic for 3"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("you play "), "{stdout}");
+    assert_eq!(bob.room_id, cid.room_id);
+    let status = api.room(bob.room_id).await.unwrap();
+    let table = status.table.expect("a table room");
+    assert_eq!(table.rules.to_string(), "classic");
+    assert_eq!(table.seats.len(), 3);
+    let seats = [status.seats.red, status.seats.yellow, status.seats.blue];
+    let names: Vec<String> = seats.into_iter().flatten().map(|seat| seat.name).collect();
+    assert!(names.contains(&"Ann".to_owned()), "{names:?}");
+    server.running.shutdown().await.unwrap();
+}
