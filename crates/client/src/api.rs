@@ -1,5 +1,5 @@
-//! The server's HTTP API: rooms (online and against the computer), quick match, stored games,
-//! players. An [`Api`] given an identity ([`Api::with_identity`]) sends it with every request as
+//! The server's HTTP API: rooms (online, against the computer, of every edition and player
+//! count), quick match in every queue, stored games, players. An [`Api`] given an identity ([`Api::with_identity`]) sends it with every request as
 //! `Authorization: Bearer <player id>.<secret>`.
 
 use std::net::IpAddr;

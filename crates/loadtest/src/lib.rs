@@ -1,5 +1,6 @@
 //! The load generator of `docs/benchmarks.md`, in its own crate so that users of the client
-//! library do not build its histograms and progress bars: many rooms at once, each two clients taking turns over real WebSockets, for
+//! library do not build its histograms and progress bars: many rooms at once, each two (or, in
+//! a table room of our server, up to four) clients taking turns over real WebSockets, for
 //! a number of games or a duration, against one of three servers ([`Target`]):
 //!
 //! - [`Target::Aeroplane`]: our server. Each room is one bot client per seat playing full

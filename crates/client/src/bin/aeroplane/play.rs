@@ -110,7 +110,8 @@ impl Args {
 
 /// The keys of an online room (draw offers exist only there).
 const HELP_ONLINE: &str = "keys: Enter or r = roll, 1-4 = move that plane, d = offer a draw, \
-                           a = accept a draw, n = decline a draw, resign = resign, ? = this help";
+                           a = accept a draw (every other player must), n = decline a draw, \
+                           resign = resign, ? = this help";
 /// The keys against the computer (hints and undo exist only there).
 const HELP_COMPUTER: &str = "keys: Enter or r = roll, 1-4 = move that plane, t = the computer's \
                              tip for your roll, u = undo your last plane choice, resign = resign, \
