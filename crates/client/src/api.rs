@@ -1,5 +1,5 @@
-//! The server's HTTP API: rooms (online and against the computer), quick match, stored games,
-//! players. An [`Api`] given an identity ([`Api::with_identity`]) sends it with every request as
+//! The server's HTTP API: rooms (online, against the computer, of every edition and player
+//! count), quick match in every queue, stored games, players. An [`Api`] given an identity ([`Api::with_identity`]) sends it with every request as
 //! `Authorization: Bearer <player id>.<secret>`.
 
 use std::net::IpAddr;
@@ -136,6 +136,13 @@ impl Api {
         self.post_json("/api/rooms", &request).await
     }
 
+    /// Opens a room of any kind, edition and player count (`POST /api/rooms` with `request` as
+    /// its body), e.g. a four-player `flights` room against three computers, or a three-player
+    /// `classic` room to wait for friends in (a *table room*, `docs/protocol.md` §12).
+    pub async fn create_room_with(&self, request: &CreateRoom) -> Result<RoomCreated, ApiError> {
+        self.post_json("/api/rooms", request).await
+    }
+
     /// A room's public status (`GET /api/rooms/{id}`).
     pub async fn room(&self, id: Uuid) -> Result<RoomStatus, ApiError> {
         self.get_json(&format!("/api/rooms/{id}")).await
@@ -147,11 +154,24 @@ impl Api {
         name: &str,
         client_seed: Option<&str>,
     ) -> Result<QuickMatched, ApiError> {
+        self.quick_match_in(name, client_seed, None, None).await
+    }
+
+    /// Waits in the quick-match queue of `ruleset` (`plyyard` when `None`) and `players` (2
+    /// when `None`) until the game it seats is full, and returns a seat in the new room
+    /// (`POST /api/quick-match`).
+    pub async fn quick_match_in(
+        &self,
+        name: &str,
+        client_seed: Option<&str>,
+        ruleset: Option<&str>,
+        players: Option<u8>,
+    ) -> Result<QuickMatched, ApiError> {
         let request = QuickMatchRequest {
             name: name.to_owned(),
             client_seed: client_seed.map(str::to_owned),
-            ruleset: None,
-            players: None,
+            ruleset: ruleset.map(str::to_owned),
+            players,
         };
         self.post_json("/api/quick-match", &request).await
     }

@@ -253,16 +253,22 @@ impl Client {
         }
     }
 
-    /// What this client's seat must do now, if anything (`None` on the opponent's turn, before
-    /// the game starts, while an action of ours awaits its answer, while resyncing, and for
-    /// spectators).
+    /// What this client's seat must do now, if anything (`None` on another player's turn, before
+    /// the game starts, while an action of ours awaits its answer, while the events of the last
+    /// action are still arriving, while resyncing, and for spectators).
     pub fn my_turn(&self) -> Option<Turn> {
         let (state, view) = (&self.state, &self.state.view);
         if let Some(result) = view.result() {
             return Some(Turn::Over(result));
         }
         let colour = state.colour?;
-        if !state.joined || view.is_resyncing() || state.in_flight.is_some() || !view.has_started()
+        // Until every event of the last action has arrived (a roll without a move is followed by
+        // its `turn_passed`), the position is ahead of `seen` and an action would be stale.
+        if !state.joined
+            || view.is_resyncing()
+            || !view.is_settled()
+            || state.in_flight.is_some()
+            || !view.has_started()
         {
             return None;
         }

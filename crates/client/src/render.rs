@@ -12,6 +12,7 @@
 //!
 //! Colour is ANSI escapes, used only when asked for (see [`colour_wanted`]).
 
+mod steps;
 mod table;
 
 pub use table::{ranking, render_table, render_table_board, table_legend_line, table_status_line};
@@ -19,6 +20,7 @@ pub use table::{ranking, render_table, render_table_board, table_legend_line, ta
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 
+use aeroplane_protocol::record::ResultRecord;
 use aeroplane_protocol::server::ServerMessage;
 
 use crate::terminal::escape;
@@ -152,8 +154,9 @@ pub fn status_line(game: &Game) -> String {
     }
 }
 
-/// One room event in words, e.g. `Red rolled a 6 (planes 0, 1 may move)`; `None` for answers
-/// that are not room events (`welcome`, `pong`, ...).
+/// One room event of any room in words, e.g. `Red rolled a 6 (may move 1, 2)` or, in a table
+/// room, `Blue walks plane 1 to square 20`; `None` for answers that are not room events
+/// (`welcome`, `pong`, ...).
 pub fn describe(message: &ServerMessage) -> Option<String> {
     let planes = |set: PlaneSet| {
         set.iter()
@@ -225,14 +228,24 @@ pub fn describe(message: &ServerMessage) -> Option<String> {
             m.actions,
             if m.actions == 1 { "" } else { "s" }
         ),
-        ServerMessage::GameOver(m) => match m.result.winner {
-            Some(winner) => format!("game over: {winner} wins ({})", m.result.reason.as_str()),
-            None => format!("game over: draw ({})", m.result.reason.as_str()),
-        },
-        // Answers to one connection, and events of kinds newer than this client.
-        _ => return None,
+        ServerMessage::GameOver(m) => format!("game over: {}", describe_result(&m.result)),
+        // The steps of a table room's moves, and its players leaving play.
+        other => return steps::describe_step(other),
     };
     Some(text)
+}
+
+/// How a game ended, in words: `Yellow wins (finished)` or `draw (agreed)`, and for a table game
+/// every place, e.g. `Yellow wins (finished); places: 1 Yellow, 2 Blue, 3 Red`.
+pub fn describe_result(result: &ResultRecord) -> String {
+    let mut text = match result.winner {
+        Some(winner) => format!("{winner} wins ({})", result.reason.as_str()),
+        None => format!("draw ({})", result.reason.as_str()),
+    };
+    if let Some(places) = &result.places {
+        let _ = write!(text, "; {}", steps::places_line(places));
+    }
+    text
 }
 
 /// What a square is when no plane stands on it.

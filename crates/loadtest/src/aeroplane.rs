@@ -1,13 +1,16 @@
-//! The `aeroplane` target: each room is two bot clients (the crate's [`Client`]) playing full
-//! games against our server, each on its own WebSocket.
+//! The `aeroplane` target: each room is one bot client (the crate's [`Client`]) per seat playing
+//! full games against our server, each on its own WebSocket: two in a `plyyard` room as the
+//! benchmarks measure it, two to four in a table room of `flights` or `classic`
+//! (`docs/protocol.md` §12), each choosing with the bot crate for its edition.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use aeroplane_bot::Level;
+use aeroplane_protocol::api::CreateRoom;
 use aeroplane_protocol::board::Board;
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::Colour;
+use aeroplane_rules::{Rules, Side};
 
 use super::pace::{Pacer, wait_until};
 use super::{Ended, RoomSlot, Tally, within};
@@ -29,29 +32,51 @@ pub(super) async fn run_room(slot: &mut RoomSlot<'_>) {
     }
 }
 
-/// What both bots of one game share.
+/// What the bots of one game share.
 struct Shared<'a> {
     timeout: Duration,
     level: Level,
-    /// The room's schedule: the two bots take turns, so they take its slots in turn.
+    /// The room's schedule: the bots take turns, so they take its slots in turn.
     pacer: &'a Mutex<Pacer>,
     /// In an open loop, the deadline after which nothing more is sent.
     cut_at: Option<Instant>,
 }
 
-/// Creates a room, seats two bots and plays one game to the end.
+/// The body of `POST /api/rooms` for a room of `rules` and `players`: exactly today's body
+/// (none) for the two-player `plyyard` game, so a default run asks what it always asked.
+fn room_request(rules: Rules, players: u8) -> CreateRoom {
+    if rules == Rules::PLYYARD && players == 2 {
+        return CreateRoom::default();
+    }
+    // `classic+jump-after-shortcut`: the edition, then its house rules.
+    let name = rules.to_string();
+    let mut parts = name.split('+').map(str::to_owned);
+    CreateRoom {
+        ruleset: parts.next(),
+        players: Some(players),
+        house_rules: parts.collect(),
+        ..CreateRoom::default()
+    }
+}
+
+/// Creates a room, seats one bot per seat and plays one game to the end.
 async fn game(slot: &mut RoomSlot<'_>, api: &Api) -> Result<Ended, String> {
     let config = slot.config;
     let timeout = config.action_timeout;
-    let room = within(timeout, api.create_room())
+    let request = room_request(config.rules, config.players);
+    let room = within(timeout, api.create_room_with(&request))
         .await?
         .map_err(|error| match error {
             aeroplane_client::ApiError::Status { status, .. } => format!("http_{status}"),
             _ => "http".to_owned(),
         })?;
+    let colours = match &room.table {
+        Some(table) => table.seats.clone(),
+        None => vec![Side::Red, Side::Yellow],
+    };
     let url = room_url(&config.server, room.id);
-    let mut seats = Vec::with_capacity(2);
-    for (connection, colour) in Colour::ALL.into_iter().enumerate() {
+    let mut seats = Vec::with_capacity(colours.len());
+    for (connection, colour) in colours.into_iter().enumerate() {
         let options = ConnectOptions {
             bind: slot.source_addr(connection),
             ..ConnectOptions::default()
@@ -61,18 +86,12 @@ async fn game(slot: &mut RoomSlot<'_>, api: &Api) -> Result<Ended, String> {
             .map_err(|error| code_of(&error))?;
         within(
             timeout,
-            client.join_player(
-                &format!("bot-{}", colour.as_str()),
-                Some(colour.into()),
-                None,
-            ),
+            client.join_player(&format!("bot-{}", colour.as_str()), Some(colour), None),
         )
         .await?
         .map_err(|error| code_of(&error))?;
         seats.push(client);
     }
-    let yellow = seats.pop().expect("two seats");
-    let red = seats.pop().expect("two seats");
     slot.pacer.start_game(slot.config.action_timeout).await;
     let pacer = Mutex::new(slot.pacer.clone());
     let shared = Shared {
@@ -85,22 +104,18 @@ async fn game(slot: &mut RoomSlot<'_>, api: &Api) -> Result<Ended, String> {
             .then_some(slot.budget.deadline)
             .flatten(),
     };
-    let seed = slot.tally.games.wrapping_mul(2) ^ (slot.index as u64) << 32;
+    let seed = slot.tally.games.wrapping_mul(u64::from(config.players)) ^ (slot.index as u64) << 32;
     let (progress, timed_from) = (&slot.tally.progress, slot.tally.timed_from);
-    let (red, yellow) = tokio::join!(
-        play_bot(red, seed, &shared, Tally::new(progress.clone(), timed_from)),
-        play_bot(
-            yellow,
-            seed + 1,
-            &shared,
-            Tally::new(progress.clone(), timed_from)
-        ),
-    );
+    let bots = seats.into_iter().zip(0..).map(|(client, seat)| {
+        let tally = Tally::new(progress.clone(), timed_from);
+        play_bot(client, seed + seat, &shared, tally)
+    });
+    let ended = futures_util::future::join_all(bots).await;
     slot.pacer = pacer
         .into_inner()
         .expect("the pacer's lock is never poisoned");
     let mut outcome = Ok(Ended::Finished);
-    for (tally, ended) in [red, yellow] {
+    for (tally, ended) in ended {
         slot.tally.absorb(tally);
         match ended {
             Err(code) => outcome = Err(code),

@@ -1,8 +1,11 @@
 //! The load generator of `docs/benchmarks.md`, in its own crate so that users of the client
-//! library do not build its histograms and progress bars: many rooms at once, each two clients taking turns over real WebSockets, for
+//! library do not build its histograms and progress bars: many rooms at once, each two (or, in
+//! a table room of our server, up to four) clients taking turns over real WebSockets, for
 //! a number of games or a duration, against one of three servers ([`Target`]):
 //!
-//! - [`Target::Aeroplane`]: our server. Each room is two bot clients playing full games.
+//! - [`Target::Aeroplane`]: our server. Each room is one bot client per seat playing full
+//!   games: two-player `plyyard` by default, or any edition and player count
+//!   ([`LoadConfig::rules`], [`LoadConfig::players`]).
 //! - [`Target::Echo`]: the bare tokio-tungstenite echo server (`bench/echo`), the ceiling: each
 //!   room is two connections sending messages of the same size as our `roll` and `move`.
 //! - [`Target::Broadcast`]: the same server's broadcast rooms, the fair ceiling: the same
@@ -49,6 +52,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use aeroplane_bot::Level;
+use aeroplane_rules::Rules;
 use hdrhistogram::Histogram;
 
 use self::pace::{Pacer, StartLine};
@@ -71,6 +75,11 @@ pub struct LoadConfig {
     pub rate: Option<f64>,
     /// How the bots choose planes (our server only).
     pub level: Level,
+    /// The edition each room plays, with its house rules (our server only): `plyyard` (today's
+    /// two-player game, the benchmarks' default), `flights` or `classic`.
+    pub rules: Rules,
+    /// Players (and bot clients) per room (our server only): 2 to 4 as the edition seats.
+    pub players: u8,
     /// Local addresses to spread connections over, round robin; empty means the default.
     pub source_addrs: Vec<IpAddr>,
     /// The longest wait for any one answer before the game counts as failed (`timeout`).
@@ -284,7 +293,8 @@ struct RoomSlot<'a> {
 impl RoomSlot<'_> {
     /// The local address of the slot's `connection`-th connection (two per room).
     fn source_addr(&self, connection: usize) -> Option<IpAddr> {
-        source_addr(self.config, self.index * 2 + connection)
+        let per_room = usize::from(self.config.players.max(2));
+        source_addr(self.config, self.index * per_room + connection)
     }
 
     /// Counts how a game ended; `false` when the room should stop (cut at the deadline).

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use aeroplane_bot::Level;
 use aeroplane_loadtest::idle::{self, IdleConfig, IdleLayout};
 use aeroplane_loadtest::{self as loadtest, LoadConfig, LoadReport, Progress, Target};
+use aeroplane_rules::Rules;
 use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -41,7 +42,8 @@ struct Args {
     /// (`bench/colyseus`, the peer).
     #[arg(long, default_value = "aeroplane")]
     target: Target,
-    /// Rooms played at the same time; each has two clients on their own WebSockets.
+    /// Rooms played at the same time; each has one client per player (`--players`, two by
+    /// default) on its own WebSocket.
     #[arg(long, default_value_t = 10)]
     rooms: usize,
     /// Stop after this many games (all are played to the end).
@@ -74,6 +76,14 @@ struct Args {
     /// How the bots choose planes: random, easy, normal or hard.
     #[arg(long, default_value = "random")]
     level: Level,
+    /// The edition every room plays (our server only): plyyard (the two-player game the
+    /// benchmarks measure), flights, classic or classic+jump-after-shortcut (docs/rules/).
+    #[arg(long, default_value = "plyyard", value_name = "EDITION")]
+    ruleset: Rules,
+    /// Players per room (our server only), each a bot client on its own WebSocket: 2 to 4 as
+    /// the edition seats (plyyard: 2).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=4))]
+    players: u8,
     /// Local addresses to spread connections over, comma-separated (e.g.
     /// `127.0.0.1,127.0.0.2,127.0.0.3`), to get past one address's ephemeral ports.
     #[arg(long, value_delimiter = ',')]
@@ -115,6 +125,9 @@ async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
     if let Some(connections) = args.idle {
         return run_idle(server, connections, server_pid, args).await;
     }
+    if args.ruleset == Rules::PLYYARD && args.players != 2 {
+        anyhow::bail!("plyyard seats two players; pass --ruleset flights or classic for more");
+    }
     let config = LoadConfig {
         server: server.to_owned(),
         target: args.target,
@@ -123,7 +136,9 @@ async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
         duration: args.duration,
         rate: args.rate,
         level: args.level,
-        source_addrs: args.source_addrs,
+        rules: args.ruleset,
+        players: args.players,
+        source_addrs: args.source_addrs.clone(),
         action_timeout: Duration::from_millis(args.timeout_ms),
         warmup: args.warmup,
     };
@@ -150,15 +165,9 @@ async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
     bar.finish_and_clear();
     let peak_kib = server_pid.and_then(peak_memory_kib);
     if args.json {
-        println!(
-            "{}",
-            json_summary(&report, args.target, args.rate, peak_kib)
-        );
+        println!("{}", json_summary(&report, &args, peak_kib));
     } else {
-        print!(
-            "{}",
-            text_summary(&report, args.target, args.rate, server_pid, peak_kib)
-        );
+        print!("{}", text_summary(&report, &args, server_pid, peak_kib));
     }
     let clean = report.error_count() == 0 && report.failed_games == 0;
     Ok(if clean {
@@ -281,16 +290,20 @@ fn progress_bar(games: Option<u64>) -> ProgressBar {
 
 fn text_summary(
     report: &LoadReport,
-    target: Target,
-    rate: Option<f64>,
+    args: &Args,
     pid: Option<u32>,
     peak_kib: Option<u64>,
 ) -> String {
+    let (target, rate) = (args.target, args.rate);
     let mode = match rate {
         Some(rate) => format!("open loop at {rate} actions/s, timed from each action's due time"),
         None => "closed loop".to_owned(),
     };
-    let mut out = format!("target     {target}, {mode}\n");
+    let game = match target {
+        Target::Aeroplane => format!(" ({} for {})", args.ruleset, args.players),
+        _ => String::new(),
+    };
+    let mut out = format!("target     {target}{game}, {mode}\n");
     out += &format!(
         "games      {} finished, {} failed in {:.2} s: {:.1} games/s\n\
          actions    {}: {:.0} actions/s\n\
@@ -344,15 +357,12 @@ fn text_summary(
     out
 }
 
-fn json_summary(
-    report: &LoadReport,
-    target: Target,
-    rate: Option<f64>,
-    peak_kib: Option<u64>,
-) -> serde_json::Value {
+fn json_summary(report: &LoadReport, args: &Args, peak_kib: Option<u64>) -> serde_json::Value {
     serde_json::json!({
-        "target": target.as_str(),
-        "rate": rate,
+        "target": args.target.as_str(),
+        "ruleset": args.ruleset.to_string(),
+        "players": args.players,
+        "rate": args.rate,
         "games": report.games,
         "failed_games": report.failed_games,
         "actions": report.actions,

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aeroplane_loadtest::{self as loadtest, LoadConfig, Progress, Target};
+use aeroplane_rules::Rules;
 
 #[tokio::test]
 async fn a_bounded_echo_run_plays_every_game_without_errors() {
@@ -19,6 +20,8 @@ async fn a_bounded_echo_run_plays_every_game_without_errors() {
         duration: None,
         rate: None,
         level: aeroplane_bot::Level::Random,
+        rules: Rules::PLYYARD,
+        players: 2,
         source_addrs: vec!["127.0.0.1".parse().unwrap(), "127.0.0.2".parse().unwrap()],
         action_timeout: Duration::from_secs(10),
         warmup: Duration::ZERO,
@@ -45,6 +48,8 @@ async fn a_bounded_broadcast_run_plays_every_game_and_every_message_reaches_both
         duration: None,
         rate: None,
         level: aeroplane_bot::Level::Random,
+        rules: Rules::PLYYARD,
+        players: 2,
         source_addrs: Vec::new(),
         action_timeout: Duration::from_secs(10),
         warmup: Duration::ZERO,

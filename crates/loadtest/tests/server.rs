@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use aeroplane_bot::Level;
 use aeroplane_loadtest::{self as loadtest, LoadConfig, Progress, Target};
+use aeroplane_rules::Rules;
 use aeroplane_server::{Config, RunningServer};
 use aeroplane_store::MemoryStore;
 use clap::Parser as _;
@@ -59,6 +60,8 @@ async fn a_bounded_load_test_finishes_every_game_without_errors() {
         duration: None,
         rate: None,
         level: aeroplane_bot::Level::Easy,
+        rules: Rules::PLYYARD,
+        players: 2,
         source_addrs: vec!["127.0.0.1".parse().unwrap(), "127.0.0.2".parse().unwrap()],
         action_timeout: Duration::from_secs(10),
         warmup: Duration::ZERO,
@@ -73,6 +76,61 @@ async fn a_bounded_load_test_finishes_every_game_without_errors() {
 }
 
 #[tokio::test]
+async fn three_bots_a_room_play_three_player_classic_games_to_the_end_without_errors() {
+    let server = spawn_server().await;
+    let config = LoadConfig {
+        server: server.url.clone(),
+        target: Target::Aeroplane,
+        rooms: 2,
+        games: Some(4),
+        duration: None,
+        rate: None,
+        level: Level::Random,
+        rules: Rules::CLASSIC,
+        players: 3,
+        source_addrs: Vec::new(),
+        action_timeout: Duration::from_secs(10),
+        warmup: Duration::ZERO,
+    };
+    let report = loadtest::run(config, Arc::new(Progress::default())).await;
+    assert_eq!(report.errors, Default::default());
+    assert_eq!((report.games, report.failed_games), (4, 0));
+    // A classic game of three lasts until two have finished: far more than 20 actions.
+    assert!(report.actions > 4 * 20, "{} actions", report.actions);
+    assert_eq!(report.round_trip_us.len(), report.actions);
+}
+
+#[tokio::test]
+async fn the_loadtest_command_plays_four_player_flights_rooms_and_names_them_in_its_report() {
+    let server = spawn_server().await;
+    #[rustfmt::skip]
+    let output = run_cli(&[
+        "--server", &server.url, "--rooms", "2", "--games", "2", "--ruleset", "flights",
+        "--players", "4", "--json",
+    ])
+    .await;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        (&summary["ruleset"], &summary["players"]),
+        (&serde_json::json!("flights"), &serde_json::json!(4))
+    );
+    assert_eq!(
+        (&summary["games"], &summary["failed_games"]),
+        (&serde_json::json!(2), &serde_json::json!(0))
+    );
+    assert_eq!(summary["errors"], serde_json::json!({}));
+    // Plyyard seats two: a larger count is refused before anything is sent.
+    let refused = run_cli(&["--server", &server.url, "--games", "1", "--players", "3"]).await;
+    assert_eq!(refused.status.code(), Some(2));
+}
+
+#[tokio::test]
 async fn an_open_loop_run_sends_at_its_rate_and_stops_at_the_deadline_without_errors() {
     let server = spawn_server().await;
     let config = LoadConfig {
@@ -83,6 +141,8 @@ async fn an_open_loop_run_sends_at_its_rate_and_stops_at_the_deadline_without_er
         duration: Some(Duration::from_millis(1500)),
         rate: Some(100.0),
         level: Level::Random,
+        rules: Rules::PLYYARD,
+        players: 2,
         source_addrs: Vec::new(),
         action_timeout: Duration::from_secs(10),
         warmup: Duration::ZERO,

@@ -2,6 +2,7 @@
 
 mod games;
 mod identity;
+mod log;
 mod play;
 mod verify;
 mod watch;
@@ -45,9 +46,15 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Play a game in the terminal: join ROOM, play the computer, take a quick match, or (with
-    /// no argument) open a new room and wait for a friend.
+    /// no argument) open a new room and wait for friends.
+    ///
+    /// A new room, a computer room or a quick match plays the edition of `--ruleset` (plyyard,
+    /// flights or classic) with `--players` (2 to 4): e.g. `aeroplane play --ruleset flights
+    /// --players 4 --computer normal` against three computers, or `aeroplane play --ruleset
+    /// classic --players 3 --quick`. A room joined by its id plays what it was opened for.
     Play(play::Args),
-    /// Watch a room as a spectator.
+    /// Watch a room as a spectator: every event in words and the board after each move, for
+    /// every edition and 2 to 4 players, down to the places at game over.
     Watch(watch::Args),
     /// Check a finished game's fairness (commitment, seeds, every roll) and replay its moves
     /// through the rules; exits 0 only if everything matches, 1 if not, 2 if it cannot be read.

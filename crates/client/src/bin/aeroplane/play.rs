@@ -1,39 +1,73 @@
-//! `aeroplane play [ROOM | --computer LEVEL | --quick]`.
+//! `aeroplane play [ROOM | --computer LEVEL | --quick] [--ruleset R --players N]`: one seat in a
+//! room of any edition and player count, played from the keyboard.
 
 use std::process::ExitCode;
 use std::time::Duration;
 
 use aeroplane_bot::Level;
-use aeroplane_client::render::{colour_wanted, describe};
+use aeroplane_client::render::{colour_wanted, label, ranking};
 use aeroplane_client::terminal::escape;
 use aeroplane_client::{Api, Client, Turn, room_url, verify_record, ws_url};
-use aeroplane_protocol::record::Mode;
+use aeroplane_protocol::api::{CreateRoom, TableRules};
+use aeroplane_protocol::board::Board;
+use aeroplane_protocol::record::{Mode, ResultRecord};
 use aeroplane_protocol::server::ServerMessage;
-use aeroplane_rules::{Colour, Plane};
+use aeroplane_rules::{Plane, PlaneSet, Side};
 use anyhow::Context as _;
 use tokio::io::AsyncBufReadExt as _;
 use uuid::Uuid;
 
+use crate::log::GameLog;
+
 /// Arguments of `aeroplane play`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// The room to join (its id). Without it, a new room is opened and its id printed.
-    #[arg(conflicts_with_all = ["computer", "quick"])]
+    /// The room to join (its id); the room decides the edition and the number of players.
+    /// Without it, a new room is opened (of `--ruleset` and `--players`) and its id printed.
+    #[arg(conflicts_with_all = ["computer", "levels", "quick", "ruleset", "players", "house_rules"])]
     room: Option<Uuid>,
-    /// Play against the server's computer at this level (random, easy, normal, hard): opens a
-    /// computer room, whose other seat the server's bot plays.
+    /// Play against the server's computers at this level (random, easy, normal, hard): opens a
+    /// computer room whose other seats (one to three, as `--players` says) the server's bots
+    /// play.
     #[arg(long, value_name = "LEVEL", conflicts_with = "quick")]
     computer: Option<Level>,
-    /// Wait for the next player who also asks for a quick match.
+    /// Each computer's level in turn order of their colours, comma-separated (e.g.
+    /// `easy,normal,hard`; the last repeats for computers not named). Opens a computer room
+    /// like `--computer`.
+    #[arg(
+        long,
+        value_name = "LEVELS",
+        value_delimiter = ',',
+        conflicts_with = "quick"
+    )]
+    levels: Vec<Level>,
+    /// Wait in the quick-match queue of `--ruleset` and `--players` until the game is full.
     #[arg(long)]
     quick: bool,
+    /// The edition to play in a new room or a quick match: plyyard (two players), flights or
+    /// classic (2 to 4 players); see docs/rules/. Default: plyyard.
+    #[arg(long, value_name = "EDITION", value_parser = ["plyyard", "flights", "classic"])]
+    ruleset: Option<String>,
+    /// How many players a new room or a quick match seats: 2 (the default) to 4; plyyard
+    /// seats two.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=4))]
+    players: Option<u8>,
+    /// A house rule to turn on in a new room (repeatable): jump-after-shortcut (classic only).
+    #[arg(
+        long = "house-rule",
+        value_name = "RULE",
+        value_parser = ["jump-after-shortcut"],
+        conflicts_with = "quick"
+    )]
+    house_rules: Vec<String>,
     /// Your display name.
     #[arg(long, default_value = "player")]
     name: String,
-    /// The colour you want (red or yellow); any free seat when absent, except against the
-    /// computer, where you play red (which rolls first) when absent.
+    /// The colour you want (red, green, yellow or blue, among those the game seats); any free
+    /// seat when absent, except against the computer, where you play red (which rolls first)
+    /// when absent.
     #[arg(long)]
-    colour: Option<Colour>,
+    colour: Option<Side>,
     /// Your dice seed (at most 64 bytes), mixed into the game's dice (see `fairness.md`).
     #[arg(long)]
     seed: Option<String>,
@@ -42,9 +76,42 @@ pub(crate) struct Args {
     anonymous: bool,
 }
 
+impl Args {
+    /// Whether the seats other than ours are the server's computers.
+    fn against_computer(&self) -> bool {
+        self.computer.is_some() || !self.levels.is_empty()
+    }
+
+    /// The body of `POST /api/rooms` for a new room of `mode` (an unchanged two-player
+    /// `plyyard` body when no edition or player count is asked for).
+    fn new_room(&self, mode: Mode) -> CreateRoom {
+        let computer = mode == Mode::Computer;
+        CreateRoom {
+            mode,
+            ruleset: self.ruleset.clone(),
+            players: self.players,
+            house_rules: self.house_rules.clone(),
+            colour: computer.then(|| self.colour.unwrap_or(Side::Red)),
+            level: self
+                .computer
+                .filter(|_| computer)
+                .map(|level| level.as_str().to_owned()),
+            levels: self.levels.iter().map(|l| l.as_str().to_owned()).collect(),
+            ..CreateRoom::default()
+        }
+    }
+
+    /// The game asked for, in words, e.g. `classic for 3`.
+    fn game(&self) -> String {
+        let ruleset = self.ruleset.as_deref().unwrap_or("plyyard");
+        format!("{ruleset} for {}", self.players.unwrap_or(2))
+    }
+}
+
 /// The keys of an online room (draw offers exist only there).
 const HELP_ONLINE: &str = "keys: Enter or r = roll, 1-4 = move that plane, d = offer a draw, \
-                           a = accept a draw, n = decline a draw, resign = resign, ? = this help";
+                           a = accept a draw (every other player must), n = decline a draw, \
+                           resign = resign, ? = this help";
 /// The keys against the computer (hints and undo exist only there).
 const HELP_COMPUTER: &str = "keys: Enter or r = roll, 1-4 = move that plane, t = the computer's \
                              tip for your roll, u = undo your last plane choice, resign = resign, \
@@ -56,6 +123,16 @@ fn help(mode: Mode) -> &'static str {
         Mode::Online => HELP_ONLINE,
         Mode::Computer | Mode::Local => HELP_COMPUTER,
     }
+}
+
+/// What a table room plays, as its creation answer says, e.g. ` (classic, Red, Yellow, Blue)`;
+/// nothing for a two-player `plyyard` room.
+fn what_it_plays(table: Option<&TableRules>) -> String {
+    let Some(table) = table else {
+        return String::new();
+    };
+    let seats: Vec<String> = table.seats.iter().map(ToString::to_string).collect();
+    format!(" ({}: {})", table.rules, seats.join(", "))
 }
 
 /// Finds the room `args` ask for (quick match, a new computer or online room, or the one named)
@@ -76,23 +153,25 @@ async fn seated(
         }
     };
     let client = if args.quick {
-        println!("waiting for an opponent...");
+        println!("waiting in the quick-match queue of {}...", args.game());
         let matched = api
-            .quick_match(&args.name, seed)
+            .quick_match_in(&args.name, seed, args.ruleset.as_deref(), args.players)
             .await
             .context("quick match failed")?;
         let mut client = connect(ws_url(server, &matched.ws_path)).await?;
         client.join_with_token(&args.name, &matched.token).await?;
         client
-    } else if let Some(level) = args.computer {
-        let colour = args.colour.unwrap_or(Colour::Red);
+    } else if args.against_computer() {
         let room = api
-            .create_computer_room(colour.into(), level)
+            .create_room_with(&args.new_room(Mode::Computer))
             .await
             .context("failed to open a room against the computer")?;
+        let level = room.level.as_deref().unwrap_or("normal");
         println!(
-            "room {} is open; the computer plays at level {level}",
-            room.id
+            "room {} is open{}; the computer plays at level {}",
+            room.id,
+            what_it_plays(room.table.as_ref()),
+            escape(level)
         );
         let mut client = connect(ws_url(server, &room.ws_path)).await?;
         client.join_player(&args.name, room.colour, seed).await?;
@@ -101,18 +180,27 @@ async fn seated(
         let room = match args.room {
             Some(room) => room,
             None => {
-                let room = api.create_room().await.context("failed to open a room")?;
+                let room = api
+                    .create_room_with(&args.new_room(Mode::Online))
+                    .await
+                    .context("failed to open a room")?;
+                let others = room.table.as_ref().map_or(1, |table| table.seats.len() - 1);
+                let whom = if others == 1 {
+                    "your opponent runs".to_owned()
+                } else {
+                    format!("each of your {others} opponents runs")
+                };
                 println!(
-                    "room {} is open; your opponent runs:  aeroplane play {}",
-                    room.id, room.id
+                    "room {} is open{}; {whom}:  aeroplane play {}",
+                    room.id,
+                    what_it_plays(room.table.as_ref()),
+                    room.id
                 );
                 room.id
             }
         };
         let mut client = connect(room_url(server, room)).await?;
-        client
-            .join_player(&args.name, args.colour.map(Into::into), seed)
-            .await?;
+        client.join_player(&args.name, args.colour, seed).await?;
         client
     };
     Ok(client)
@@ -120,7 +208,7 @@ async fn seated(
 
 /// `aeroplane play`: takes a seat (as this command's identity, unless `--anonymous`), then plays
 /// turn by turn from the keyboard until the game ends. About 95 lines: the one interactive loop
-/// (prompt, server messages, typed lines), whose pieces are `act` and `render::describe`.
+/// (prompt, server messages, typed lines), whose pieces are `act` and `GameLog`.
 pub(crate) async fn run(
     server: &str,
     identity: Option<&std::path::Path>,
@@ -145,14 +233,14 @@ pub(crate) async fn run(
     }
     let mut client = seated(server, &api, &args, credentials).await?;
     let me = client.colour().context("the server gave no seat")?;
-    let mode = if args.computer.is_some() {
+    let mode = if args.against_computer() {
         Mode::Computer
     } else {
         Mode::Online
     };
     println!("you play {me}. {}", help(mode));
-    let colour = colour_wanted();
-    print!("{}", crate::show_board(client.board(), colour));
+    let mut log = GameLog::new(colour_wanted());
+    print!("{}", crate::show_board(client.board(), colour_wanted()));
 
     let mut input = tokio::io::BufReader::new(tokio::io::stdin()).lines();
     let mut prompted = false;
@@ -162,13 +250,11 @@ pub(crate) async fn run(
                 Turn::Over(result) => break result,
                 _ if prompted => {}
                 Turn::Roll => println!("your turn: press Enter to roll"),
-                Turn::Move { roll, legal } => {
-                    let planes: Vec<String> = legal.iter().map(|p| p.to_string()).collect();
-                    println!(
-                        "you rolled a {roll}: choose a plane ({})",
-                        planes.join(", ")
-                    );
-                }
+                Turn::Move { roll, legal } => println!(
+                    "you rolled a {roll}: choose a plane ({}){}",
+                    numbers(legal),
+                    stack_note(client.board())
+                ),
             }
             prompted = true;
         }
@@ -183,20 +269,22 @@ pub(crate) async fn run(
                     println!(
                         "tip ({} computer): move plane {}: {}",
                         escape(&hint.level),
-                        aeroplane_client::render::label(hint.plane),
+                        label(hint.plane),
                         escape(&hint.explanation)
                     );
                     prompted = false;
                 }
-                if let Some(text) = describe(&message)
-                    && message.event().is_some()
-                {
+                if log.print(client.board(), &message) {
                     prompted = false;
-                    // The board changes only when a plane moves or an undo takes moves back.
-                    if matches!(message, ServerMessage::Moved(_) | ServerMessage::Undone(_)) {
-                        print!("{}", crate::show_board(client.board(), colour));
-                    }
-                    println!("{text}");
+                }
+                if let ServerMessage::PlayerOut(out) = &message
+                    && out.colour == me
+                    && !client.board().is_over()
+                {
+                    println!(
+                        "you are out of play in place {}; the others play on (Ctrl-C to leave)",
+                        out.place
+                    );
                 }
             }
             line = input.next_line() => {
@@ -208,15 +296,50 @@ pub(crate) async fn run(
             }
         }
     };
-    match result.winner {
-        Some(winner) if winner == me => println!("you won ({})", result.reason.as_str()),
-        Some(_) => println!("you lost ({})", result.reason.as_str()),
-        None => println!("draw ({})", result.reason.as_str()),
-    }
+    println!("{}", outcome_for(&result, me, client.board()));
     if let Some(room) = client.room_id() {
         check_stored_game(&api, room).await;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The game's end as the player of `me` sees it: `you won (finished)`, `you lost (resigned)`,
+/// `draw (agreed)`; in a table game also the place and every seat's, e.g.
+/// `you finished in place 2 (finished); places: 1 Blue, 2 Red, 3 Yellow, Green (no place)`.
+fn outcome_for(result: &ResultRecord, me: Side, board: &Board) -> String {
+    let reason = result.reason.as_str();
+    let mine = match (
+        result.places.as_ref().and_then(|p| p.get(me)),
+        result.winner,
+    ) {
+        (Some(1), _) => format!("you won ({reason})"),
+        (Some(place), _) => format!("you finished in place {place} ({reason})"),
+        (None, Some(winner)) if winner == me => format!("you won ({reason})"),
+        (None, Some(_)) => format!("you lost ({reason})"),
+        (None, None) => format!("draw ({reason})"),
+    };
+    match &result.places {
+        Some(places) => format!(
+            "{mine}; places: {}",
+            ranking(places, board.sides().iter().copied())
+        ),
+        None => mine,
+    }
+}
+
+/// Planes for people, numbered 1 to 4: `1, 3`.
+fn numbers(planes: PlaneSet) -> String {
+    let numbers: Vec<String> = planes.iter().map(|p| label(p).to_string()).collect();
+    numbers.join(", ")
+}
+
+/// In `classic`, planes on one square are a stack that moves as one: choosing any of them moves
+/// all (`classic.md`), which the prompt says.
+fn stack_note(board: &Board) -> &'static str {
+    match board {
+        Board::Table(table) if table.rules().stacks() => "; planes sharing a square move together",
+        _ => "",
+    }
 }
 
 /// Turns one line of input into an action. Keys of the other mode still reach the server, which
