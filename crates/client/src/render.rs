@@ -263,8 +263,8 @@ impl Cell {
     fn draw(self, colour: bool) -> String {
         match self {
             Cell::Blank => "   ".to_owned(),
-            Cell::Ring { safe: false } => dim(" · ", colour),
-            Cell::Ring { safe: true } => dim(" * ", colour),
+            Cell::Ring { safe: false } => table::dim(" · ", colour),
+            Cell::Ring { safe: true } => table::dim(" * ", colour),
             Cell::Lane(side) => paint(" - ", Some(side), colour),
             Cell::BaseSlot(side) => paint(" o ", Some(side), colour),
             Cell::Finish => " # ".to_owned(),
@@ -308,30 +308,14 @@ fn paint(text: &str, side: Option<Colour>, colour: bool) -> String {
     format!("{code}{text}{RESET}")
 }
 
-fn dim(text: &str, colour: bool) -> String {
-    if colour {
-        format!("{DIM}{text}{RESET}")
-    } else {
-        text.to_owned()
-    }
-}
-
-/// The (row, column) of a plane of `side` at route `progress` (`0..=55`).
+/// The (row, column) of a plane of `side` at route `progress` (`0..=55`): the table board's.
 fn route_cell(side: Colour, progress: u8) -> (usize, usize) {
-    if progress <= LAST_RING_PROGRESS {
-        ring_cell(side.start_square().advanced(progress))
-    } else {
-        lane_cell(side, progress - LAST_RING_PROGRESS)
-    }
+    table::route_cell(side.into(), progress)
 }
 
-/// The (row, column) of home-lane square `step` (`1..=5`) of `side`.
+/// The (row, column) of home-lane square `step` (`1..=5`) of `side`: the table board's.
 fn lane_cell(side: Colour, step: u8) -> (usize, usize) {
-    let step = usize::from(step);
-    match side {
-        Colour::Red => (7, step),
-        Colour::Yellow => (7, 14 - step),
-    }
+    table::lane_cell(side.into(), step)
 }
 
 /// The (row, column) of a ring square. Index 0 (Red's start) is the second square of row 6 from

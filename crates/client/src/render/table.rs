@@ -202,7 +202,8 @@ fn paint(text: &str, sides: &[Side], colour: bool) -> String {
     format!("{code}{text}{RESET}")
 }
 
-fn dim(text: &str, colour: bool) -> String {
+/// `text` dimmed when colour is on.
+pub(super) fn dim(text: &str, colour: bool) -> String {
     if colour {
         format!("{DIM}{text}{RESET}")
     } else {
@@ -211,7 +212,7 @@ fn dim(text: &str, colour: bool) -> String {
 }
 
 /// The (row, column) of a plane of `side` at route `progress`.
-fn route_cell(side: Side, progress: u8) -> (usize, usize) {
+pub(super) fn route_cell(side: Side, progress: u8) -> (usize, usize) {
     if progress <= LAST_RING_PROGRESS {
         ring_cell(side.start_square().advanced(progress))
     } else {
@@ -221,7 +222,7 @@ fn route_cell(side: Side, progress: u8) -> (usize, usize) {
 
 /// The (row, column) of lane square `step` (from 1) of `side`: Red's runs right along the middle
 /// row, Green's down the middle column, Yellow's left, Blue's up.
-fn lane_cell(side: Side, step: u8) -> (usize, usize) {
+pub(super) fn lane_cell(side: Side, step: u8) -> (usize, usize) {
     let step = usize::from(step);
     match side {
         Side::Red => (7, step),
