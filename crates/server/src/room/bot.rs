@@ -6,8 +6,9 @@
 //! stale rule included). It reads the same JSON frames a WebSocket client reads and follows the
 //! room with the protocol's one follower (`aeroplane_protocol::follow::RoomView`), which applies
 //! each event through the rules; only when it cannot follow (a gap, or a refusal) does it ask for
-//! a snapshot (`sync`). It decides only on a position that reflects every event it has seen and
-//! once its own last action has been answered.
+//! a snapshot (`sync`). It decides only on a position that reflects every event it has seen,
+//! once every event of the last action has arrived (a table's move is several events, and the
+//! position shows the move's end from its first) and once its own last action has been answered.
 //!
 //! After a restart the bot of a restored computer room is started again with the seat's
 //! journaled token, and rejoins like a person reconnecting (`task.rs` starts every room's bot).
@@ -200,7 +201,14 @@ impl Bot {
     /// What the bot would do now, if it is to act on a position it fully knows.
     fn action(&self, view: &View) -> Option<ClientMessage> {
         let room = &view.room;
-        if view.awaiting || room.is_resyncing() || !room.has_started() || room.result().is_some() {
+        // Not before every event of the last action has arrived: the position already shows the
+        // action's end (a table's move is several events), so an action sent earlier is stale.
+        if view.awaiting
+            || room.is_resyncing()
+            || !room.is_settled()
+            || !room.has_started()
+            || room.result().is_some()
+        {
             return None;
         }
         let board = *room.board();
@@ -251,5 +259,111 @@ pub(super) fn choose(
     match board {
         Board::Plyyard(game) => aeroplane_bot::choose(level, game, seed),
         Board::Table(table) => aeroplane_bot::choose_table(level, table, seed),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use aeroplane_bot::Level;
+    use aeroplane_protocol::board::Board;
+    use aeroplane_protocol::events::Reveal;
+    use aeroplane_protocol::record::Mode;
+    use aeroplane_protocol::server::SnapshotMessage;
+    use aeroplane_protocol::snapshot::{FairnessView, RoomPhase, Seats, Snapshot};
+    use aeroplane_rules::{Die, Plane, Rules, Table, TableAction};
+
+    use super::*;
+
+    fn bot(colour: Side) -> Bot {
+        Bot {
+            seat: ComputerSeat {
+                colour,
+                level: Level::Easy,
+            },
+            token: SeatToken::from_saved("t".into()),
+            pace: Duration::ZERO,
+            queue: 8,
+            seed: 1,
+        }
+    }
+
+    fn snapshot(table: Table, event: u64) -> ServerMessage {
+        let seed = Some(String::new());
+        ServerMessage::Snapshot(SnapshotMessage {
+            id: None,
+            snapshot: Snapshot {
+                room_id: uuid::Uuid::nil(),
+                mode: Mode::Computer,
+                phase: RoomPhase::Playing,
+                event,
+                game: None,
+                table: Some(table),
+                notation: None,
+                seats: Seats::default(),
+                fairness: FairnessView {
+                    scheme: "v2".into(),
+                    commitment: String::new(),
+                    red_seed: seed.clone(),
+                    yellow_seed: seed.clone(),
+                    blue_seed: seed,
+                    green_seed: None,
+                    server_seed: None,
+                },
+                result: None,
+                computer: None,
+                computers: Vec::new(),
+                clock: None,
+                spectators: 0,
+            },
+        })
+    }
+
+    /// The wire events of `action` at `table`, numbered from `next`.
+    fn wire(table: &mut Table, action: TableAction, next: u64) -> Vec<ServerMessage> {
+        let mut board = Board::Table(*table);
+        let events = board.apply(action).unwrap();
+        let Board::Table(after) = board else {
+            unreachable!()
+        };
+        *table = after;
+        board.wire_events(action, &events, next, || Reveal {
+            server_seed: String::new(),
+            commitment: String::new(),
+            red_seed: String::new(),
+            yellow_seed: String::new(),
+            blue_seed: None,
+            green_seed: None,
+        })
+    }
+
+    #[test]
+    fn a_bot_waits_for_every_event_of_a_move_before_it_rolls_again() {
+        // Blue launches with a six: `launched`, then `extra_roll`. From the first event on the
+        // position says Blue rolls again; a roll sent before `extra_roll` arrived is stale.
+        let mut table = Table::new(Rules::FLIGHTS, 3).unwrap();
+        let six = Die::new(6).unwrap();
+        let three = Die::new(3).unwrap();
+        let mut event = 1;
+        for (colour, value) in [(Side::Red, three), (Side::Yellow, three), (Side::Blue, six)] {
+            let roll = TableAction::Roll { colour, value };
+            event += wire(&mut table, roll, event + 1).len() as u64;
+        }
+        let blue = bot(Side::Blue);
+        let mut view = View {
+            joined: true,
+            ..View::default()
+        };
+        blue.follow(&mut view, &snapshot(table, event));
+        assert!(matches!(blue.action(&view), Some(ClientMessage::Move(_))));
+        let launch = TableAction::Move {
+            colour: Side::Blue,
+            plane: Plane::new(0).unwrap(),
+        };
+        let messages = wire(&mut table, launch, event + 1);
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        blue.follow(&mut view, &messages[0]);
+        assert_eq!(blue.action(&view), None, "the extra roll has not arrived");
+        blue.follow(&mut view, &messages[1]);
+        assert!(matches!(blue.action(&view), Some(ClientMessage::Roll(_))));
     }
 }
