@@ -284,7 +284,7 @@ export function mountStart(root, go) {
     liveSection,
     h('div', { class: 'cards' },
       card('Play a friend online', 'Get a link to send to a friend.',
-        h('button', { class: 'primary', 'data-testid': 'create-room', onclick: () => newRoom({ mode: 'online' }) }, 'Create a game')),
+        h('button', { class: 'primary', 'data-testid': 'create-room', onclick: () => newRoom({ mode: 'online', ...tableOptions() }) }, 'Create a game')),
       card('Join a friend', 'Paste the link you were sent.',
         h('form', { class: 'row', onsubmit: (event) => { event.preventDefault(); const id = roomIdFrom(link.value); if (id) go(`/room/${id}`); } },
           link, h('button', { type: 'submit' }, 'Join'))),
