@@ -3,7 +3,8 @@
 // online `classic` game (with the house rule) from the invite link to its end, watched by a
 // spectator, with a draw offer that needs every other player, players leaving one by one and
 // the dice checked with scheme v2. Games are played for a bounded time, then ended by
-// resignations, so a loaded machine makes them shorter, never flaky. Screenshots
+// resignations, so a loaded machine makes them shorter, never flaky. A three-player classic
+// quick match seats three browsers in one table room. Screenshots
 // `room-flights-4p-local`, `room-flights-4p-phone`, `room-classic-3p-online` and
 // `room-classic-3p-spectator` go to `target/e2e-screens/`, or `docs/screenshots/` with
 // UPDATE_SCREENSHOT=1.
@@ -235,5 +236,28 @@ test('a three-player classic game against two computers of different levels star
   await page.getByTestId('turn').filter({ hasText: 'Your turn: roll the die.' }).waitFor();
   await page.getByTestId('roll').click();
   await page.getByTestId('messages').filter({ hasText: /Red rolled|rolled \d/ }).first().waitFor();
+  assert.deepEqual(errors, [], 'no browser console errors');
+});
+
+test('three players asking for a three-player classic quick match are seated in one table room', async () => {
+  const errors = [];
+  const pages = [];
+  for (const name of ['Uma', 'Vic', 'Wes']) {
+    const page = await openPage(browser, server.url, errors, name);
+    await page.goto('/');
+    await page.getByTestId('name').fill(name);
+    await page.getByTestId('edition').selectOption('classic');
+    await page.getByTestId('players').selectOption('3');
+    pages.push(page);
+  }
+  // The queue forms a game when the third player arrives.
+  await Promise.all(pages.map((page) => page.getByTestId('quick-match').click()));
+  for (const page of pages) {
+    await page.getByTestId('messages').filter({ hasText: /You are (Red|Yellow|Blue)\./ }).waitFor({ timeout: 30000 });
+    assert.deepEqual(await boardPlanes(page), { red: 4, yellow: 4, blue: 4 });
+  }
+  const rollers = [];
+  for (const page of pages) if (await page.getByTestId('roll').isEnabled()) rollers.push(page);
+  assert.equal(rollers.length, 1, 'exactly one player (Red) may roll first');
   assert.deepEqual(errors, [], 'no browser console errors');
 });
