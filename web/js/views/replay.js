@@ -234,7 +234,7 @@ export function mountReplay(root, gameId) {
           isTable ? h('ol', { class: 'ranking-list', 'data-testid': 'replay-ranking' },
             placesOf(record.result, edition.colours).map(({ colour, place }) => h('li', { value: place ?? undefined },
               h('span', { class: `swatch ${colour}`, 'aria-hidden': 'true' }),
-              `${place ? ordinal(place) : 'unplaced'}: ${players[colour]?.name ?? colourName(colour)} (${colourName(colour)})`))) : null,
+              `${place ? ordinal(place) : 'No place'}: ${players[colour]?.name ?? colourName(colour)} (${colourName(colour)})`))) : null,
           h('div', { class: 'players' }, ...edition.colours.filter((colour) => players[colour]).map(playerLine)),
           h('p', {}, `${record.mode} game · ${record.rolls} rolls · ${record.moves} moves · ended ${new Date(record.ended_at).toLocaleString()}`)),
         h('section', {},

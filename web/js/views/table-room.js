@@ -36,8 +36,8 @@ export function parseRules(rules) {
 }
 
 /**
- * Shows room `roomId`: the table view when `intent.table` ({rules, seats}) or the room's status
- * says it is a table room, else the plyyard room view. Returns the unmount function.
+ * Shows room `roomId`: the table view when `intent.table` ({rules, seats}) or, when the intent
+ * does not say, the room's status says it is a table room; else the plyyard room view. Returns the unmount function.
  */
 export function mountAnyRoom(root, roomId, intent = {}, go = null) {
   let inner = null;
@@ -46,7 +46,8 @@ export function mountAnyRoom(root, roomId, intent = {}, go = null) {
     if (left) return;
     inner = table ? mountTableRoom(root, roomId, table, intent, go) : mountRoom(root, roomId, intent, go);
   };
-  if (intent.table) mount(intent.table);
+  // The start page knows what it created (`table` null for a plyyard room); others ask the room.
+  if ('table' in intent) mount(intent.table);
   else roomStatus(roomId).then((status) => mount(status.table ?? null), () => mount(null));
   const unmount = () => {
     left = true;
@@ -406,7 +407,7 @@ class TableRoomView extends RoomView {
       h('ol', { class: 'ranking-list', 'data-testid': 'ranking' },
         ranking.map(({ colour, place }) => h('li', { value: place ?? undefined, 'data-colour': colour },
           h('span', { class: `swatch ${colour}`, 'aria-hidden': 'true' }),
-          `${place ? ordinal(place) : 'unplaced'}: ${this.who(colour)}`))),
+          `${place ? ordinal(place) : 'No place'}: ${this.who(colour)}`))),
       h('div', { class: 'row', 'data-testid': 'next' }, ...next),
       h('p', {}, h('a', { href: `#/game/${this.roomId}`, 'data-testid': 'replay-link' }, 'Replay this game'),
         ' · ', h('a', { href: '#/' }, 'Start page')),

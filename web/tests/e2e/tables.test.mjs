@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { REPO, describePage, launchBrowser, openPage, startServer, step } from './harness.mjs';
+import { REPO, axeViolations, describePage, launchBrowser, openPage, startServer, step } from './harness.mjs';
 
 let server;
 let browser;
@@ -94,6 +94,7 @@ test('four players on one device play a flights game to its ranking, passing the
   const errors = [];
   const page = await openPage(browser, server.url, errors, 'local-4p');
   await page.goto('/');
+  assert.deepEqual(await axeViolations(page), [], 'no serious axe finding on the start page with its edition choice');
   await page.getByTestId('edition').selectOption('flights');
   await page.getByTestId('players').selectOption('4');
   for (const [colour, name] of [['red', 'Ann'], ['green', 'Bob'], ['yellow', 'Cid'], ['blue', 'Dee']]) {
@@ -114,6 +115,7 @@ test('four players on one device play a flights game to its ranking, passing the
   // A few turns in (the screenshot shows planes out), then on to the end or a time limit.
   await playFor([page], 30000, { maxSteps: 60 });
   await page.screenshot({ path: join(DIR, 'room-flights-4p-local.png'), fullPage: true });
+  assert.deepEqual(await axeViolations(page), [], 'no serious axe finding in a same-device table room');
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: join(DIR, 'room-flights-4p-phone.png'), fullPage: true });
   const phoneBoard = await page.getByTestId('board').boundingBox();
@@ -199,6 +201,8 @@ test('three players play an online classic game from the invite link to its end 
   await eve.getByTestId('messages').filter({ hasText: /declined the draw/ }).waitFor();
   await ann.screenshot({ path: join(DIR, 'room-classic-3p-online.png'), fullPage: true });
   await eve.screenshot({ path: join(DIR, 'room-classic-3p-spectator.png'), fullPage: true });
+  assert.deepEqual(await axeViolations(ann), [], 'no serious axe finding in a player\'s table room');
+  assert.deepEqual(await axeViolations(eve), [], 'no serious axe finding in a spectator\'s table room');
 
   await playFor(players, 20000);
   // Bob leaves; Ann and Cid play on; then Cid leaves and the game is over.
