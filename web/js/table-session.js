@@ -66,7 +66,7 @@ export function applyTableEvent(previous, message) {
       table.sixes = message.value === 6 ? table.sixes + 1 : 0;
       table.phase = message.legal.length > 0
         ? { kind: 'awaiting_move', roll: message.value, legal: [...message.legal] }
-        : { kind: 'awaiting_roll' };
+        : { kind: 'moving' }; // no legal move: `turn_passed` follows (flights F3.4, classic C3.3)
       // A roll by a receiver who has not accepted declines the standing offer (a
       // `draw_declined` follows); nothing to do here.
       break;
