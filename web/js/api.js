@@ -40,7 +40,8 @@ export async function request(method, path, body, options = {}) {
 }
 
 /**
- * `POST /api/rooms`; `options` may hold {mode, colour, level} for computer and local games;
+ * `POST /api/rooms`; `options` may hold {mode, colour, level} for computer and local games, and
+ * {ruleset, players, house_rules, levels} for a table room;
  * `headers` the player's credentials (`identity.js`).
  */
 export function createRoom(options = {}, headers = {}) {
@@ -53,10 +54,11 @@ export function roomStatus(id) {
 
 /**
  * `POST /api/quick-match`: resolves when another player is matched (or rejects `no_match`);
- * aborting `signal` cancels the request, and the server pairs nobody with it.
+ * aborting `signal` cancels the request, and the server pairs nobody with it. `table` ({ruleset,
+ * players}) asks for a table queue; empty, the two-player plyyard queue as before.
  */
-export function quickMatch(name, clientSeed, signal, headers = {}) {
-  const body = { name };
+export function quickMatch(name, clientSeed, signal, headers = {}, table = {}) {
+  const body = { name, ...table };
   if (clientSeed) body.client_seed = clientSeed;
   return request('POST', '/api/quick-match', body, { signal, headers });
 }

@@ -2,7 +2,8 @@
 //
 //   #/               the start page
 //   #/rules          how to play
-//   #/room/<id>      a live room (seat, same device or spectator); the invite link
+//   #/room/<id>      a live room (seat, same device or spectator); the invite link; a table
+//                    room (an edition, or three or four players) gets the table view
 //   #/game/<id>      a finished game: result, move list, replay and fairness check
 //   #/players/<id>   a player's profile: rating, record, recent games
 //   #/leaderboard    the rated players, best first
@@ -16,8 +17,8 @@ import { mountLeaderboard } from './views/leaderboard.js';
 import { mountPosition } from './views/position.js';
 import { mountProfile } from './views/profile.js';
 import { mountReplay } from './views/replay.js';
-import { mountRoom } from './views/room.js';
 import { mountRules } from './views/rules.js';
+import { mountAnyRoom } from './views/table-room.js';
 import { mountStart } from './views/start.js';
 
 const root = document.getElementById('app');
@@ -42,7 +43,7 @@ function route_() {
     // The notation is everything after the view's name, still url-encoded.
     unmount = mountPosition(root, location.hash.replace(/^#\/position\/?/, ''));
   } else if (view === 'room' && itemId) {
-    unmount = mountRoom(root, itemId, { ...intent, watch: intent.watch || query.has('watch') }, go);
+    unmount = mountAnyRoom(root, itemId, { ...intent, watch: intent.watch || query.has('watch') }, go);
   } else if (view === 'game' && itemId) {
     unmount = mountReplay(root, itemId);
   } else if (view === 'players' && itemId) {

@@ -6,6 +6,10 @@
 
 export const SCHEME = 'v1';
 export const KEY_TAG = 'aeroplane-dice-v1';
+/** The key tag of scheme v2 (every edition, two to four players). */
+export const KEY_TAG_V2 = 'aeroplane-dice-v2';
+/** The order in which v2 frames the seated colours' seeds. */
+export const V2_COLOUR_ORDER = ['red', 'yellow', 'blue', 'green'];
 export const MAX_CLIENT_SEED_BYTES = 64;
 const REJECT_FROM = 4294967292;
 
@@ -59,6 +63,26 @@ export async function gameKey(serverSeed, redSeed, yellowSeed) {
   ];
   const total = parts.reduce((n, p) => n + p.length, 0);
   const message = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    message.set(part, offset);
+    offset += part.length;
+  }
+  return sha256(message);
+}
+
+/**
+ * v2: `SHA-256("aeroplane-dice-v2" || lp(server_seed) || lp(ruleset) || lp(colour) || lp(seed)
+ * for each seated colour in the order red, yellow, blue, green)`; `seeds` maps the seated colours
+ * to their client seeds (a colour absent from it does not play).
+ */
+export async function gameKeyV2(serverSeed, ruleset, seeds) {
+  const parts = [encoder.encode(KEY_TAG_V2), lengthPrefixed(serverSeed), lengthPrefixed(encoder.encode(ruleset))];
+  for (const colour of V2_COLOUR_ORDER) {
+    if (!(colour in seeds)) continue;
+    parts.push(lengthPrefixed(encoder.encode(colour)), lengthPrefixed(clientSeedBytes(seeds[colour] ?? '')));
+  }
+  const message = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let offset = 0;
   for (const part of parts) {
     message.set(part, offset);
@@ -132,17 +156,21 @@ export class DieStream {
 
 /**
  * Checks a finished game's fairness fields and roll sequence: the commitment against the revealed
- * server seed, then every roll against the stream. Returns {ok, commitmentOk, rollsOk, checked,
+ * server seed, then every roll against the stream (scheme v2 also needs `ruleset` and `seeds`,
+ * the seated colours' client seeds). Returns {ok, commitmentOk, rollsOk, checked,
  * mismatchAt, expected, error}.
  */
-export async function verifyGame({ scheme, commitment, serverSeed, redSeed, yellowSeed, rolls }) {
+export async function verifyGame({ scheme, commitment, serverSeed, redSeed, yellowSeed, rolls, ruleset, seeds }) {
   const result = { ok: false, commitmentOk: false, rollsOk: false, checked: 0, mismatchAt: -1 };
   try {
-    if (scheme && scheme !== SCHEME) throw new Error(`unknown fairness scheme ${scheme}`);
+    if (scheme && scheme !== SCHEME && scheme !== 'v2') throw new Error(`unknown fairness scheme ${scheme}`);
     const seed = hexToBytes(serverSeed);
     if (seed.length !== 32) throw new Error('the server seed is not 32 bytes');
     result.commitmentOk = (await commitmentOf(seed)) === String(commitment).toLowerCase();
-    const stream = new DieStream(await gameKey(seed, redSeed, yellowSeed));
+    const key = scheme === 'v2'
+      ? await gameKeyV2(seed, ruleset, seeds ?? { red: redSeed, yellow: yellowSeed })
+      : await gameKey(seed, redSeed, yellowSeed);
+    const stream = new DieStream(key);
     result.expected = stream.take(rolls.length);
     result.mismatchAt = rolls.findIndex((value, i) => Number(value) !== result.expected[i]);
     result.checked = rolls.length;

@@ -31,16 +31,19 @@ export function applyEvent(previous, message) {
       break;
     case 'rolled':
       game.sixes = message.value === 6 ? game.sixes + 1 : 0;
+      // A roll with no legal move (or a void third six) is followed by `turn_passed`.
       game.phase = message.legal.length > 0
         ? { kind: 'awaiting_move', roll: message.value, legal: [...message.legal] }
-        : { kind: 'awaiting_roll' };
+        : { kind: 'passing' };
       break;
     case 'moved':
       game.planes[message.colour][message.plane] = message.to;
       for (const capture of message.captures) {
         for (const plane of capture.planes) game.planes[capture.colour][plane] = 'base';
       }
-      game.phase = { kind: 'awaiting_roll' };
+      // Without an extra roll the turn passes next (`turn_passed`): until then nobody may roll,
+      // or a roll sent in between is refused as stale.
+      game.phase = message.extra_roll === false ? { kind: 'passing' } : { kind: 'awaiting_roll' };
       break;
     case 'turn_passed':
       game.to_act = message.to;

@@ -3,7 +3,7 @@
 // home lane 1–5 and the finish. The move buttons, the board's labels, the log and the hints all
 // use these words.
 
-const NAME = { red: 'Red', yellow: 'Yellow' };
+const NAME = { red: 'Red', yellow: 'Yellow', blue: 'Blue', green: 'Green' };
 
 /** "Red" for 'red'. */
 export function colourName(colour) {

@@ -10,13 +10,27 @@ export function recordRolls(record) {
 }
 
 /**
+ * The client seeds of the seated colours in a fairness view or record ({red: 'x', blue: ''}):
+ * red and yellow always, blue and green when they played (scheme v2 frames only those).
+ */
+export function seatedSeeds(fairness) {
+  const seeds = { red: fairness.red_seed ?? '', yellow: fairness.yellow_seed ?? '' };
+  for (const colour of ['blue', 'green']) {
+    if (typeof fairness[`${colour}_seed`] === 'string') seeds[colour] = fairness[`${colour}_seed`];
+  }
+  return seeds;
+}
+
+/**
  * Runs the check and fills `container`. `fairness` holds {scheme, commitment, server_seed,
  * red_seed, yellow_seed}; `rolls` the values to check; `announced` the commitment this client
- * was shown before the first roll, if it saw it; `observed` the rolls it saw live, if it saw all.
+ * was shown before the first roll, if it saw it; `observed` the rolls it saw live, if it saw all;
+ * `ruleset` the edition (scheme v2 keys name it).
  * Resolves to the verification result.
  */
-export async function runFairnessCheck(container, { fairness, rolls, announced = null, observed = null }) {
+export async function runFairnessCheck(container, { fairness, rolls, announced = null, observed = null, ruleset = 'plyyard' }) {
   container.replaceChildren(h('p', { 'data-testid': 'fairness-result' }, 'Checking the dice…'));
+  const seeds = seatedSeeds(fairness);
   const result = await verifyGame({
     scheme: fairness.scheme,
     commitment: fairness.commitment,
@@ -24,6 +38,8 @@ export async function runFairnessCheck(container, { fairness, rolls, announced =
     redSeed: fairness.red_seed ?? '',
     yellowSeed: fairness.yellow_seed ?? '',
     rolls,
+    ruleset,
+    seeds,
   });
   const announcedOk = announced === null || announced === fairness.commitment;
   const observedOk = observed === null ||
@@ -57,6 +73,9 @@ export async function runFairnessCheck(container, { fairness, rolls, announced =
         h('dt', {}, 'Server seed'), h('dd', {}, fairness.server_seed),
         h('dt', {}, 'Red seed'), h('dd', { 'data-testid': 'red-seed' }, JSON.stringify(fairness.red_seed ?? '')),
         h('dt', {}, 'Yellow seed'), h('dd', { 'data-testid': 'yellow-seed' }, JSON.stringify(fairness.yellow_seed ?? '')),
+        ...['blue', 'green'].filter((colour) => colour in seeds).flatMap((colour) => [
+          h('dt', {}, `${colour[0].toUpperCase()}${colour.slice(1)} seed`),
+          h('dd', { 'data-testid': `${colour}-seed` }, JSON.stringify(seeds[colour]))]),
         h('dt', {}, 'Rolls'), h('dd', {}, rolls.join(' ') || '(none)'))),
   );
   return { ...result, ok };

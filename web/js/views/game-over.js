@@ -41,7 +41,8 @@ export function recordFilter(seats) {
   return Object.values(seats).some((seat) => seat && 'player_id' in seat) ? undefined : seats.red?.name;
 }
 
-async function storedRecord(roomId, player) {
+/** The stored record of finished game `roomId` once the game list shows it (polled), or null. */
+export async function storedRecord(roomId, player) {
   // The record reaches the store shortly after the game ends. Wait for it in the game list, which
   // answers 200 either way, so no request fails (a failed one is a console error in browsers).
   for (let attempt = 0; attempt < 40; attempt += 1) {

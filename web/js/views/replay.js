@@ -1,11 +1,19 @@
 // A stored game: its result, a readable move list (one line per turn: rolls and moves), a replay
 // of the positions the server computed (`GET /api/games/{id}/replay`) that animates the moves and
 // steps by action or by turn, and the fairness check of its rolls.
+//
+// A table game (an edition, or three or four players) has its positions as table notation
+// (`step.table`) instead of `game`: each is read into the same shape (planes per colour, to act,
+// roll, legal planes), drawn on the edition's board for the seated colours, a move animated in
+// its steps (walk, jump, flight), and the result shown as the ranking of every seat.
 
 import { ApiError, getGame, getReplay } from '../api.js';
 import { BoardView } from '../board.js';
 import { h } from '../dom.js';
+import { moveSteps } from '../geometry.js';
 import { colourName, positionText, resultText } from '../messages.js';
+import { legalPlanes, movingWith } from '../table.js';
+import { ordinal, placesOf, tableResultText } from '../table-messages.js';
 import { recordRolls, runFairnessCheck } from './fairness-check.js';
 
 const AUTOPLAY_MS = 700;
@@ -54,6 +62,44 @@ export function turnsOf(steps) {
   return turns.map((turn) => ({ ...turn, text: turn.parts.join('; ') }));
 }
 
+const POSITION = { b: 'base', f: 'finished' };
+
+/**
+ * A replay step's table notation read leniently (a finished game's last line may name a player
+ * out of play as the one to act): {ruleset, houseRules, colours, places, game} where `game` has
+ * the two-player steps' shape ({planes, to_act, phase}).
+ */
+export function tableStep(line) {
+  const fields = line.trim().split(/\s+/);
+  const [ruleset, ...houseRules] = fields[0].split('+');
+  const [toAct, rollField, sixes] = fields.slice(-4);
+  const seats = fields.slice(1, -4).map((field) => {
+    const [head, list] = field.split(':');
+    const [colour, place] = head.split('=');
+    const planes = list.split(',').map((p) => POSITION[p] ?? Number(p));
+    return { colour, place: place ? Number(place) : null, planes };
+  });
+  const roll = rollField === '-' ? null : Number(rollField);
+  const table = { ruleset, houseRules, seats, toAct, roll, sixes: Number(sixes), atStake: [] };
+  let legal = [];
+  try {
+    legal = legalPlanes(table);
+  } catch {
+    // a position the rules page's reader does not know: no legal planes shown
+  }
+  return {
+    ruleset,
+    houseRules,
+    colours: seats.map((seat) => seat.colour),
+    places: Object.fromEntries(seats.filter((seat) => seat.place).map((seat) => [seat.colour, seat.place])),
+    game: {
+      planes: Object.fromEntries(seats.map((seat) => [seat.colour, seat.planes])),
+      to_act: toAct,
+      phase: roll === null ? { kind: 'awaiting_roll' } : { kind: 'awaiting_move', roll, legal },
+    },
+  };
+}
+
 /** Shows stored game `gameId` in `root`; returns a function that leaves the page. */
 export function mountReplay(root, gameId) {
   let timer = null;
@@ -80,10 +126,15 @@ export function mountReplay(root, gameId) {
       return;
     }
     if (left) return;
-    const steps = replay.steps;
+    const isTable = replay.steps.length > 0 && typeof replay.steps[0].table === 'string' && !replay.steps[0].game;
+    const read = isTable ? replay.steps.map((step) => tableStep(step.table)) : null;
+    const steps = isTable ? replay.steps.map((step, i) => ({ ...step, game: read[i].game })) : replay.steps;
+    const edition = read?.[0] ?? { ruleset: 'plyyard', houseRules: [], colours: ['red', 'yellow'] };
     let index = 0;
     const boardWrap = h('div', { class: 'board-wrap', 'data-testid': 'board' });
-    const board = new BoardView(boardWrap);
+    const board = isTable
+      ? new BoardView(boardWrap, { ruleset: edition.ruleset, colours: edition.colours, houseRules: edition.houseRules })
+      : new BoardView(boardWrap);
     const position = h('span', { 'data-testid': 'replay-position', 'aria-live': 'polite' });
     const caption = h('p', { 'data-testid': 'replay-action' });
     const slider = h('input', {
@@ -116,7 +167,22 @@ export function mountReplay(root, gameId) {
       const step = steps[index];
       const action = step.action;
       const token = ++drawing;
-      if (animate && index === previous + 1 && action?.action === 'move') {
+      if (isTable && animate && index === previous + 1 && action?.action === 'move') {
+        const before = steps[previous].game;
+        const from = before.planes[action.colour][action.plane];
+        const roll = before.phase.roll;
+        const moving = movingWith(edition.ruleset, before.planes[action.colour], action.plane);
+        const path = roll ? moveSteps(action.colour, from, roll, edition.ruleset, edition.houseRules) : null;
+        board.setState({ planes: before.planes });
+        const homed = [];
+        for (const colour of edition.colours) {
+          if (colour === action.colour) continue;
+          const planes = before.planes[colour].map((p, plane) => (p !== 'base' && step.game.planes[colour][plane] === 'base' ? plane : -1)).filter((p) => p >= 0);
+          if (planes.length) homed.push({ kind: 'sent_home', colour, planes });
+        }
+        (path ? board.animateSteps(action.colour, moving, [...path, ...homed]) : Promise.resolve())
+          .then(() => { if (token === drawing) draw(step); });
+      } else if (animate && index === previous + 1 && action?.action === 'move') {
         const before = steps[previous].game.planes;
         const after = step.game.planes;
         board.setState({ planes: before });
@@ -164,8 +230,12 @@ export function mountReplay(root, gameId) {
       h('div', { class: 'panel' },
         h('section', {},
           h('h2', {}, 'Replay'),
-          h('p', { class: 'result', 'data-testid': 'result' }, resultText(record.result)),
-          h('div', { class: 'players' }, playerLine('red'), playerLine('yellow')),
+          h('p', { class: 'result', 'data-testid': 'result' }, isTable ? tableResultText(record.result) : resultText(record.result)),
+          isTable ? h('ol', { class: 'ranking-list', 'data-testid': 'replay-ranking' },
+            placesOf(record.result, edition.colours).map(({ colour, place }) => h('li', { value: place ?? undefined },
+              h('span', { class: `swatch ${colour}`, 'aria-hidden': 'true' }),
+              `${place ? ordinal(place) : 'No place'}: ${players[colour]?.name ?? colourName(colour)} (${colourName(colour)})`))) : null,
+          h('div', { class: 'players' }, ...edition.colours.filter((colour) => players[colour]).map(playerLine)),
           h('p', {}, `${record.mode} game · ${record.rolls} rolls · ${record.moves} moves · ended ${new Date(record.ended_at).toLocaleString()}`)),
         h('section', {},
           h('div', { class: 'replay-controls', role: 'toolbar', 'aria-label': 'Replay controls' },
@@ -190,7 +260,7 @@ export function mountReplay(root, gameId) {
     };
     root.addEventListener('keydown', onKey);
     show(0);
-    await runFairnessCheck(check, { fairness: record.fairness, rolls: recordRolls(record) });
+    await runFairnessCheck(check, { fairness: record.fairness, rolls: recordRolls(record), ruleset: record.ruleset ?? edition.ruleset });
   })();
   return leave;
 }

@@ -40,12 +40,15 @@ export class ClockTracker {
     const clock = snapshot.clock;
     this.perDecision = clock?.per_decision_ms ?? null;
     this.maxStrikes = clock?.max_strikes ?? this.maxStrikes;
-    this.strikes = { red: clock?.strikes.red ?? 0, yellow: clock?.strikes.yellow ?? 0 };
+    this.strikes = {
+      red: clock?.strikes.red ?? 0, yellow: clock?.strikes.yellow ?? 0,
+      blue: clock?.strikes.blue ?? 0, green: clock?.strikes.green ?? 0,
+    };
     const live = snapshot.phase === 'playing';
     this.deadline = live && clock?.remaining_ms != null ? now + clock.remaining_ms : null;
-    this.colour = live ? snapshot.game.to_act : null;
+    this.colour = live ? toAct(snapshot) : null;
     this.graces = {};
-    for (const colour of ['red', 'yellow']) {
+    for (const colour of ['red', 'yellow', 'blue', 'green']) {
       const grace = snapshot.seats[colour]?.grace_ms;
       if (live && grace != null) this.graces[colour] = now + grace;
     }
@@ -56,14 +59,16 @@ export class ClockTracker {
     const now = performance.now();
     if (typeof message.deadline_ms === 'number') {
       this.deadline = now + message.deadline_ms;
-      this.colour = after.game.to_act;
+      this.colour = toAct(after);
     }
     if (message.by_clock) {
       // One strike per time-out: a roll and the move played with it count once.
-      const sameTimeout = message.type === 'moved' && this.lastClockRoll === message.colour;
+      const sameTimeout = message.type !== 'rolled' && this.lastClockRoll === message.colour;
       if (!sameTimeout) this.strikes[message.colour] += 1;
     }
-    this.lastClockRoll = message.type === 'rolled' && message.by_clock ? message.colour : null;
+    if (message.type === 'rolled') this.lastClockRoll = message.by_clock ? message.colour : null;
+    // A table room tells a move in steps after the roll: the timed-out turn ends with its turn.
+    else if (['moved', 'turn_passed', 'extra_roll'].includes(message.type)) this.lastClockRoll = null;
     if (message.type === 'player_disconnected' && after.phase === 'playing' && message.grace_ms) {
       this.graces[message.colour] = now + message.grace_ms;
     }
@@ -89,4 +94,9 @@ export class ClockTracker {
   stop() {
     clearInterval(this.timer);
   }
+}
+
+// The colour to act in a room's state: a two-player plyyard room's `game` or a table room's `table`.
+function toAct(state) {
+  return state.game?.to_act ?? state.table?.to_act ?? null;
 }

@@ -37,7 +37,8 @@ export function mountRoom(root, roomId, intent = {}, go = null) {
   return unmount;
 }
 
-class RoomView {
+/** The room view of a two-player plyyard room; `views/table-room.js` extends it for table rooms. */
+export class RoomView {
   constructor(root, roomId, intent, go) {
     this.root = root;
     this.roomId = roomId;
@@ -81,7 +82,7 @@ class RoomView {
     }
     try {
       const status = await roomStatus(this.roomId);
-      const free = ['red', 'yellow'].filter((c) => !status.seats[c]);
+      const free = (status.table?.seats ?? ['red', 'yellow']).filter((c) => !status.seats[c]);
       if (status.phase === 'waiting' && status.mode === 'online' && free.length > 0) {
         this.askToJoin(status);
       } else {

@@ -1,11 +1,16 @@
 // The start page: the player's name (kept with the guest identity, `identity.js`), their live
 // games, play a friend, join from a link, quick match, the computer, two people on one device,
 // and opening a finished game by id. Written for players: the dice seed is folded away.
+//
+// The edition (plyyard, flights, classic with its house rule) and the number of players chosen
+// at the top apply to every way of playing. Plyyard for two sends exactly the requests it always
+// did; anything else adds `ruleset`, `players` and `house_rules` (a table room, protocol 2).
 
 import { ApiError, clientSeed, createRoom, loadSeat, quickMatch, saveName, saveSeat, savedName } from '../api.js';
 import { h } from '../dom.js';
 import { identity } from '../identity.js';
 import { liveRoomText } from '../players.js';
+import { playerCounts, seatingFor } from '../table.js';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
@@ -122,7 +127,9 @@ export function mountStart(root, go) {
       const chosen = playerName();
       await syncName(chosen);
       const room = await identity.authed((headers) => createRoom(options, headers));
-      go(`/room/${room.id}`, { join: { name: chosen, client_seed: clientSeed(seed.value), ...join }, wsPath: room.ws_path });
+      go(`/room/${room.id}`, {
+        join: { name: chosen, client_seed: clientSeed(seed.value), ...join }, wsPath: room.ws_path, table: room.table ?? null,
+      });
     } catch (error) {
       fail(error);
     }
@@ -159,7 +166,7 @@ export function mountStart(root, go) {
     try {
       const chosen = playerName();
       await syncName(chosen);
-      const match = await identity.authed((headers) => quickMatch(chosen, clientSeed(seed.value), current.abort.signal, headers));
+      const match = await identity.authed((headers) => quickMatch(chosen, clientSeed(seed.value), current.abort.signal, headers, tableOptions()));
       if (matching !== current) return;
       saveSeat(match.room_id, { colour: match.colour, token: match.token, name: chosen });
       go(`/room/${match.room_id}`, { wsPath: match.ws_path });
@@ -178,17 +185,82 @@ export function mountStart(root, go) {
 
   const link = h('input', { id: 'join-link', 'aria-label': 'Invite link or room id', placeholder: 'invite link or room id', 'data-testid': 'join-link' });
   const gameId = h('input', { id: 'game-id', 'aria-label': 'Game id', placeholder: 'game id', 'data-testid': 'game-id' });
-  const botColour = h('select', { id: 'bot-colour', 'data-testid': 'bot-colour' },
-    h('option', { value: 'red' }, 'Red (rolls first)'), h('option', { value: 'yellow' }, 'Yellow'));
-  const botLevel = h('select', { id: 'bot-level', 'data-testid': 'bot-level' },
-    ...['easy', 'normal', 'hard', 'random'].map((level) => h('option', { value: level, selected: level === 'normal' }, level)));
-  const redName = h('input', { id: 'red-name', maxlength: 15, value: savedName() || 'Red', 'data-testid': 'red-name' });
-  const yellowName = h('input', { id: 'yellow-name', maxlength: 15, value: 'Yellow', 'data-testid': 'yellow-name' });
-  const local = () => {
-    const names = { red: redName.value.trim() || 'Red', yellow: yellowName.value.trim() || 'Yellow' };
-    newRoom({ mode: 'local' }, { name: `${names.red} & ${names.yellow}`.slice(0, 32), names });
+  // The edition and the number of players, for every way of playing below.
+  const edition = h('select', { id: 'edition', 'data-testid': 'edition', onchange: () => editionChanged() },
+    h('option', { value: 'plyyard' }, 'Plyyard (two players)'),
+    h('option', { value: 'flights' }, 'Flights'),
+    h('option', { value: 'classic' }, 'Classic'));
+  const players = h('select', { id: 'players', 'data-testid': 'players', onchange: () => editionChanged() });
+  const houseJump = h('input', { id: 'house-jump', type: 'checkbox', 'data-testid': 'house-jump' });
+  const houseLabel = h('label', { class: 'inline', for: 'house-jump', hidden: true },
+    houseJump, 'House rule: jump after the shortcut');
+  const count = () => Number(players.value) || 2;
+  const isTable = () => edition.value !== 'plyyard' || count() !== 2;
+  /** What a table room or queue adds to a request; nothing for two-player plyyard. */
+  const tableOptions = () => {
+    if (!isTable()) return {};
+    const options = { ruleset: edition.value, players: count() };
+    if (edition.value === 'classic' && houseJump.checked) options.house_rules = ['jump-after-shortcut'];
+    return options;
   };
 
+  const botColour = h('select', { id: 'bot-colour', 'data-testid': 'bot-colour', onchange: () => renderLevels() });
+  const levelSelect = (id, label) => h('label', { for: id }, label,
+    h('select', { id, 'data-testid': id },
+      ...['easy', 'normal', 'hard', 'random'].map((level) => h('option', { value: level, selected: level === 'normal' }, level))));
+  const levelsBox = h('div', { class: 'row', 'data-testid': 'bot-levels' });
+  const levelValues = () => [...levelsBox.querySelectorAll('select')].map((select) => select.value);
+  const renderLevels = () => {
+    const seats = seatingFor(count()).filter((colour) => colour !== botColour.value);
+    const previous = levelValues();
+    levelsBox.replaceChildren(...seats.map((colour, i) => {
+      const id = i === 0 ? 'bot-level' : `bot-level-${i + 1}`;
+      const label = seats.length === 1 ? 'Level' : `${colour[0].toUpperCase()}${colour.slice(1)} computer`;
+      const node = levelSelect(id, label);
+      if (previous[i]) node.querySelector('select').value = previous[i];
+      return node;
+    }));
+  };
+  const computer = () => {
+    const options = { mode: 'computer', colour: botColour.value, ...tableOptions() };
+    const levels = levelValues();
+    if (levels.length === 1) options.level = levels[0];
+    else options.levels = levels;
+    newRoom(options);
+  };
+
+  const nameInputs = {
+    red: h('input', { id: 'red-name', maxlength: 15, value: savedName() || 'Red', 'data-testid': 'red-name' }),
+    green: h('input', { id: 'green-name', maxlength: 15, value: 'Green', 'data-testid': 'green-name' }),
+    yellow: h('input', { id: 'yellow-name', maxlength: 15, value: 'Yellow', 'data-testid': 'yellow-name' }),
+    blue: h('input', { id: 'blue-name', maxlength: 15, value: 'Blue', 'data-testid': 'blue-name' }),
+  };
+  const nameLabels = Object.fromEntries(Object.entries(nameInputs).map(([colour, input]) =>
+    [colour, h('label', { for: input.id }, `${colour[0].toUpperCase()}${colour.slice(1)} player`, input)]));
+  const namesBox = h('div', { class: 'row', 'data-testid': 'local-names' });
+  const localCardText = h('p', {}, 'Take turns on this device.');
+  const local = () => {
+    const seats = seatingFor(count());
+    const names = Object.fromEntries(seats.map((colour) => [colour, nameInputs[colour].value.trim() || colour[0].toUpperCase() + colour.slice(1)]));
+    newRoom({ mode: 'local', ...tableOptions() }, { name: seats.map((c) => names[c]).join(' & ').slice(0, 32), names });
+  };
+  const localTitle = h('h2', {}, 'Two players, one screen');
+
+  const editionChanged = () => {
+    const allowed = playerCounts(edition.value);
+    const previous = count();
+    players.replaceChildren(...allowed.map((n) => h('option', { value: String(n), selected: n === previous }, `${n} players`)));
+    players.disabled = allowed.length === 1;
+    houseLabel.hidden = edition.value !== 'classic';
+    const seats = seatingFor(count());
+    const chosen = botColour.value || 'red';
+    botColour.replaceChildren(...seats.map((colour) => h('option', { value: colour, selected: colour === chosen },
+      colour === 'red' ? 'Red (rolls first)' : `${colour[0].toUpperCase()}${colour.slice(1)}`)));
+    renderLevels();
+    namesBox.replaceChildren(...seats.map((colour) => nameLabels[colour]), localButton);
+    localTitle.textContent = `${['', '', 'Two', 'Three', 'Four'][count()]} players, one screen`;
+  };
+  const localButton = h('button', { 'data-testid': 'play-local', onclick: local }, 'Start');
   const card = (title, text, ...body) => h('section', { class: 'card' }, h('h2', {}, title), h('p', {}, text), ...body);
   root.replaceChildren(
     h('h1', {}, 'Aeroplane Chess'),
@@ -201,32 +273,34 @@ export function mountStart(root, go) {
         h('p', { class: 'small-print' }, 'The die is fair and you can check every roll after the game. Your browser adds a random seed of its own; type one here if you want to choose it.'),
         h('label', { for: 'seed' }, 'Dice seed', seed)),
       status),
+    h('section', { class: 'card edition-choice', 'aria-labelledby': 'edition-title' },
+      h('h2', { id: 'edition-title' }, 'Which game'),
+      h('div', { class: 'row' },
+        h('label', { for: 'edition' }, 'Edition', edition),
+        h('label', { for: 'players' }, 'Players', players),
+        houseLabel),
+      h('p', { class: 'small-print' }, 'Plyyard is this site’s two-player game; Flights and Classic are the traditional boards for two to four. ',
+        h('a', { href: '#/rules' }, 'Their rules'))),
     liveSection,
     h('div', { class: 'cards' },
       card('Play a friend online', 'Get a link to send to a friend.',
-        h('button', { class: 'primary', 'data-testid': 'create-room', onclick: () => newRoom({ mode: 'online' }) }, 'Create a game')),
+        h('button', { class: 'primary', 'data-testid': 'create-room', onclick: () => newRoom({ mode: 'online', ...tableOptions() }) }, 'Create a game')),
       card('Join a friend', 'Paste the link you were sent.',
         h('form', { class: 'row', onsubmit: (event) => { event.preventDefault(); const id = roomIdFrom(link.value); if (id) go(`/room/${id}`); } },
           link, h('button', { type: 'submit' }, 'Join'))),
       card('Quick match', 'Play the next person who is also looking for a game. Each turn has a clock.',
         h('div', { class: 'row' }, findButton, cancelButton), progress),
-      card('Play the computer', 'Choose your colour and how strong the computer plays.',
+      card('Play the computer', 'Choose your colour and how strong each computer plays.',
         h('div', { class: 'row' },
           h('label', { for: 'bot-colour' }, 'Your colour', botColour),
-          h('label', { for: 'bot-level' }, 'Level', botLevel),
-          h('button', {
-            'data-testid': 'play-computer',
-            onclick: () => newRoom({ mode: 'computer', colour: botColour.value, level: botLevel.value }),
-          }, 'Play'))),
-      card('Two players, one screen', 'Take turns on this device.',
-        h('div', { class: 'row' },
-          h('label', { for: 'red-name' }, 'Red player', redName),
-          h('label', { for: 'yellow-name' }, 'Yellow player', yellowName),
-          h('button', { 'data-testid': 'play-local', onclick: local }, 'Start'))),
+          levelsBox,
+          h('button', { 'data-testid': 'play-computer', onclick: computer }, 'Play'))),
+      h('section', { class: 'card' }, localTitle, localCardText, namesBox),
       card('Watch a finished game again', 'Replay it move by move.',
         h('form', { class: 'row', onsubmit: (event) => { event.preventDefault(); const id = roomIdFrom(gameId.value); if (id) go(`/game/${id}`); } },
           gameId, h('button', { type: 'submit', 'data-testid': 'open-game' }, 'Open')))),
   );
+  editionChanged();
   return () => {
     left = true;
     if (matching) {

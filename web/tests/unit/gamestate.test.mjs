@@ -134,3 +134,18 @@ test('an undo replaces the state with the snapshot it carries', () => {
   assert.deepEqual(s.game.planes.red, ['base', 'base', 'base', 'base']);
   assert.equal(permissions(s, 'red').move, true);
 });
+
+test('nobody may roll between a move without an extra roll, or a roll without a move, and the turn passing', () => {
+  let s = play(snapshot(), { type: 'game_started', commitment: 'c', red_seed: '', yellow_seed: '' });
+  s.mode = 'local';
+  s = play(s, { type: 'rolled', colour: 'red', value: 3, legal: [] });
+  assert.equal(permissions(s, 'both').roll, false, 'turn_passed follows a roll with no legal move');
+  s = play(s, { type: 'turn_passed', from: 'red', to: 'yellow', reason: 'no_legal_move' });
+  assert.equal(permissions(s, 'both').roll, true);
+  s.game.planes.yellow[0] = 5;
+  s = play(s, { type: 'rolled', colour: 'yellow', value: 2, legal: [0] },
+    { type: 'moved', colour: 'yellow', plane: 0, from: 5, to: 7, captures: [], finished: false, extra_roll: false });
+  assert.equal(permissions(s, 'both').roll, false, 'turn_passed follows a move without an extra roll');
+  s = play(s, { type: 'turn_passed', from: 'yellow', to: 'red', reason: 'normal' });
+  assert.equal(permissions(s, 'both').roll, true);
+});
