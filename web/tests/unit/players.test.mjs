@@ -67,3 +67,25 @@ test('a finished room\'s record is looked for by a player id when seats carry on
   assert.equal(recordFilter({ red: { name: 'Computer' }, yellow: { name: 'Bob', player_id: BOB } }), BOB);
   assert.equal(recordFilter({ red: { name: 'Ann' }, yellow: { name: 'Bob' } }), 'Ann');
 });
+
+test('a game of three or four, or of another edition, is told by the player\'s place', () => {
+  const CID = '33333333-3333-4333-8333-333333333333';
+  const players = {
+    red: { name: 'Ann', kind: 'human', player_id: ANN },
+    yellow: { name: 'Bob', kind: 'human', player_id: BOB },
+    blue: { name: 'Cid', kind: 'human', player_id: CID },
+  };
+  const game = {
+    id: 'g', mode: 'online', ruleset: 'classic', players, moves: 40,
+    result: { winner: 'yellow', reason: 'finished', places: { red: 3, yellow: 1, blue: 2 } },
+  };
+  assert.deepEqual(
+    [gameFromSide(game, BOB).text, gameFromSide(game, CID).text, gameFromSide(game, ANN).outcome],
+    ['1st of 3 in classic (as Yellow)', '2nd of 3 in classic (as Blue)', 'lost'],
+  );
+  assert.equal(gameFromSide(game, BOB).outcome, 'won');
+  assert.equal(colourOf(players, CID), 'blue');
+  const drawn = { ...game, ruleset: 'flights', result: { winner: null, reason: 'agreed', places: {} } };
+  assert.deepEqual([gameFromSide(drawn, ANN).outcome, gameFromSide(drawn, ANN).text], ['draw', 'No place of 3 in flights (as Red)']);
+  assert.equal(gameFromSide(game, 'someone-else').text, 'classic for 3: Ann, Bob, Cid');
+});
