@@ -469,7 +469,7 @@ impl Client {
             .recv_until(|m| matches!(m, ServerMessage::Snapshot(_)))
             .await
         {
-            ServerMessage::Snapshot(answer) => answer.snapshot,
+            ServerMessage::Snapshot(answer) => *answer.snapshot,
             _ => unreachable!(),
         }
     }

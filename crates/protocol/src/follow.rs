@@ -336,7 +336,7 @@ mod tests {
         let mut view = RoomView::default();
         let message = ServerMessage::Snapshot(SnapshotMessage {
             id: None,
-            snapshot: snapshot(3, Game::new()),
+            snapshot: Box::new(snapshot(3, Game::new())),
         });
         assert_eq!(view.follow(&message), Followed::Applied);
         view
@@ -498,7 +498,7 @@ mod tests {
         );
         let resync = ServerMessage::Snapshot(SnapshotMessage {
             id: Some(1),
-            snapshot: snapshot(6, server),
+            snapshot: Box::new(snapshot(6, server)),
         });
         assert_eq!(view.follow(&resync), Followed::Applied);
         assert!(!view.is_resyncing());

@@ -157,7 +157,7 @@ pub struct Welcome {
     /// The seat token, for a player: it authorises every action of the seat and reconnects.
     pub token: Option<String>,
     /// The room as it is now.
-    pub snapshot: Snapshot,
+    pub snapshot: Box<Snapshot>,
 }
 
 /// The answer to `sync`.
@@ -166,7 +166,7 @@ pub struct SnapshotMessage {
     /// The request id of the `sync`.
     pub id: Option<u64>,
     /// The room as it is now.
-    pub snapshot: Snapshot,
+    pub snapshot: Box<Snapshot>,
 }
 
 /// The answer to `ping`.
@@ -391,7 +391,7 @@ pub struct Undone {
     pub actions: u32,
     /// The room after the undo, as of this event: the earlier position with the same roll
     /// pending. Clients render it instead of applying anything.
-    pub snapshot: Snapshot,
+    pub snapshot: Box<Snapshot>,
 }
 
 /// A preset quick message from a player.

@@ -83,7 +83,7 @@ impl Room {
             event,
             colour: self.timeline.game().to_act(),
             actions: taken,
-            snapshot,
+            snapshot: Box::new(snapshot),
         })]);
         Ok(())
     }

@@ -291,7 +291,7 @@ mod tests {
         let seed = Some(String::new());
         ServerMessage::Snapshot(SnapshotMessage {
             id: None,
-            snapshot: Snapshot {
+            snapshot: Box::new(Snapshot {
                 room_id: uuid::Uuid::nil(),
                 mode: Mode::Computer,
                 phase: RoomPhase::Playing,
@@ -314,7 +314,7 @@ mod tests {
                 computers: Vec::new(),
                 clock: None,
                 spectators: 0,
-            },
+            }),
         })
     }
 

@@ -68,7 +68,7 @@ impl Room {
             colour,
             colours: colours.clone(),
             token,
-            snapshot: self.snapshot(),
+            snapshot: Box::new(self.snapshot()),
         });
         self.reply(conn, &welcome);
         if !colours.is_empty() {

@@ -28,7 +28,7 @@ impl Room {
                 let snapshot = self.snapshot();
                 let answer = ServerMessage::Snapshot(SnapshotMessage {
                     id: request.id,
-                    snapshot,
+                    snapshot: Box::new(snapshot),
                 });
                 return self.reply(conn, &answer);
             }
