@@ -4,6 +4,10 @@
 //! events,
 //! which go to everyone in the room and carry consecutive event numbers (`event`). A client that
 //! sees a gap in the numbers sends `sync` and gets a snapshot.
+//!
+//! One file over 500 lines on purpose: every server → client message type, one struct each with
+//! its field docs, in the order of `docs/protocol.md` §4 and §12; the wire vocabulary is read as
+//! one list, and splitting it by protocol version would separate messages both versions share.
 
 use aeroplane_rules::{Die, PassReason, Plane, PlaneSet, Position, RingIndex, Side};
 use serde::{Deserialize, Serialize};
