@@ -74,7 +74,7 @@ async fn game(slot: &mut RoomSlot<'_>, api: &Api) -> Result<Ended, String> {
         Some(table) => table.seats.clone(),
         None => vec![Side::Red, Side::Yellow],
     };
-    let url = room_url(&config.server, room.id);
+    let url = room_url(config.ws_via.as_deref().unwrap_or(&config.server), room.id);
     let mut seats = Vec::with_capacity(colours.len());
     for (connection, colour) in colours.into_iter().enumerate() {
         let options = ConnectOptions {

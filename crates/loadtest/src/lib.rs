@@ -86,6 +86,10 @@ pub struct LoadConfig {
     pub action_timeout: Duration,
     /// Round trips of actions due in the run's first this long are counted but not timed.
     pub warmup: Duration,
+    /// Our server in cluster mode only: open the rooms' WebSockets through this other node
+    /// (its HTTP base URL) while `server` creates the rooms, so that every connection is
+    /// forwarded to the owner (docs/cluster.md); `None` connects to `server`.
+    pub ws_via: Option<String>,
 }
 
 /// The kind of server a load test talks to.

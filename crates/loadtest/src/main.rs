@@ -96,6 +96,11 @@ struct Args {
     /// is on this machine, the process listening on its port is looked up in /proc.
     #[arg(long)]
     server_pid: Option<u32>,
+    /// Cluster mode only (our server): open the rooms' WebSockets through this other node's
+    /// base URL while `--server` creates the rooms, so every connection is forwarded to the
+    /// room's owner; measures the cost of forwarding (docs/benchmarks.md, "Cluster").
+    #[arg(long, value_name = "URL")]
+    ws_via: Option<String>,
     /// The longest wait for one answer before a game counts as failed, in milliseconds.
     #[arg(long, default_value_t = 10_000)]
     timeout_ms: u64,
@@ -145,6 +150,7 @@ async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
         source_addrs: args.source_addrs.clone(),
         action_timeout: Duration::from_millis(args.timeout_ms),
         warmup: args.warmup,
+        ws_via: args.ws_via.clone(),
     };
     let progress = Arc::new(Progress::default());
     let bar = progress_bar(args.games);

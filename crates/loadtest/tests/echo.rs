@@ -25,6 +25,7 @@ async fn a_bounded_echo_run_plays_every_game_without_errors() {
         source_addrs: vec!["127.0.0.1".parse().unwrap(), "127.0.0.2".parse().unwrap()],
         action_timeout: Duration::from_secs(10),
         warmup: Duration::ZERO,
+        ws_via: None,
     };
     let progress = Arc::new(Progress::default());
     let report = loadtest::run(config, progress.clone()).await;
@@ -53,6 +54,7 @@ async fn a_bounded_broadcast_run_plays_every_game_and_every_message_reaches_both
         source_addrs: Vec::new(),
         action_timeout: Duration::from_secs(10),
         warmup: Duration::ZERO,
+        ws_via: None,
     };
     let report = loadtest::run(config, Arc::new(Progress::default())).await;
     // A player waits for every copy of the opponent's messages before acting, so a message that

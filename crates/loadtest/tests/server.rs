@@ -65,6 +65,7 @@ async fn a_bounded_load_test_finishes_every_game_without_errors() {
         source_addrs: vec!["127.0.0.1".parse().unwrap(), "127.0.0.2".parse().unwrap()],
         action_timeout: Duration::from_secs(10),
         warmup: Duration::ZERO,
+        ws_via: None,
     };
     let progress = Arc::new(Progress::default());
     let report = loadtest::run(config, progress.clone()).await;
@@ -91,6 +92,7 @@ async fn three_bots_a_room_play_three_player_classic_games_to_the_end_without_er
         source_addrs: Vec::new(),
         action_timeout: Duration::from_secs(10),
         warmup: Duration::ZERO,
+        ws_via: None,
     };
     let report = loadtest::run(config, Arc::new(Progress::default())).await;
     assert_eq!(report.errors, Default::default());
@@ -146,6 +148,7 @@ async fn an_open_loop_run_sends_at_its_rate_and_stops_at_the_deadline_without_er
         source_addrs: Vec::new(),
         action_timeout: Duration::from_secs(10),
         warmup: Duration::ZERO,
+        ws_via: None,
     };
     let report = loadtest::run(config, Arc::new(Progress::default())).await;
     assert_eq!(report.errors, Default::default());
