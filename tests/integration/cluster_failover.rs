@@ -33,7 +33,8 @@ pub(crate) struct Node {
     pub(crate) name: String,
     /// The running server.
     pub(crate) process: ServerProcess,
-    _data: tempfile::TempDir,
+    /// Its data directory, kept while it runs.
+    pub(crate) _data: tempfile::TempDir,
 }
 
 impl Node {
