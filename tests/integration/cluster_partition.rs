@@ -19,13 +19,15 @@ use std::time::{Duration, Instant};
 
 use aeroplane_protocol::record::GameRecord;
 use aeroplane_protocol::server::ServerMessage;
+use aeroplane_protocol::snapshot::Snapshot;
 use aeroplane_rules::{Side, TableAction};
 use uuid::Uuid;
 
 use crate::broker::{NatsCluster, NatsServer};
 use crate::child::ServerProcess;
-use crate::cluster_failover::{Node, OWNER, metric, shared_store, stored_once};
+use crate::cluster_failover::{Node, OWNER, metric, metric_where, shared_store, stored_once};
 use crate::cluster_journal::actions_at;
+use crate::cluster_outages::served_by;
 use crate::netns::{INSIDE, Namespace, OUTSIDE};
 use crate::relay::Relay;
 use crate::restart::{
@@ -39,27 +41,44 @@ const LEASE: &str = "1500";
 /// Generous bound on waits that outlast a lease and a write's retry (10 s).
 const LONG: Duration = Duration::from_secs(40);
 
+/// An online game on a node, ten actions in, with the player to act to go on.
+struct Game {
+    room: Uuid,
+    red: Client,
+    yellow: Client,
+    /// Red's and Yellow's seat tokens.
+    tokens: (String, String),
+    /// The turn to go on from.
+    turn: TurnView,
+    /// The room as both players saw it last.
+    before: Snapshot,
+}
+
+impl Game {
+    /// Opens the room on `node`, seats both players and plays ten actions or so.
+    async fn under_way(http: &reqwest::Client, node: &Node) -> Game {
+        let room = create_room(http, &node.process).await.id;
+        let (mut red, mut yellow) = seat_both(&node.process, room).await;
+        let tokens = (red.token.clone().unwrap(), yellow.token.clone().unwrap());
+        let turn = play_some(&mut red, &mut yellow, 10).await;
+        let before = red.sync().await;
+        yellow.catch_up(before.event).await;
+        Game {
+            room,
+            red,
+            yellow,
+            tokens,
+            turn,
+            before,
+        }
+    }
+}
+
 /// `nats://host:port` as an address.
 fn address_of(url: &str) -> SocketAddr {
     url.trim_start_matches("nats://")
         .parse()
         .expect("a NATS URL with an IP address")
-}
-
-/// The sum of metric `name`'s values whose labels contain `label` (`reason="fenced"`).
-async fn metric_where(http: &reqwest::Client, node: &Node, name: &str, label: &str) -> f64 {
-    let text = http
-        .get(node.process.url("/metrics"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    text.lines()
-        .filter(|line| line.starts_with(&format!("{name}{{")) && line.contains(label))
-        .filter_map(|line| line.rsplit(' ').next()?.parse::<f64>().ok())
-        .sum()
 }
 
 /// How many journal writes JetStream acknowledged to `node`.
@@ -84,30 +103,6 @@ async fn act(turn: &TurnView, red: &mut Client, yellow: &mut Client) {
     match turn.pending() {
         None => actor.roll().await,
         Some(legal) => actor.move_plane(legal.iter().next().unwrap()).await,
-    }
-}
-
-/// Waits until `node` serves `room` (200 for its status): it took the room over, by its scan
-/// or on this request. Until then the room is live elsewhere (409).
-async fn served_by(http: &reqwest::Client, node: &Node, room: Uuid) {
-    let deadline = Instant::now() + LONG;
-    loop {
-        let status = http
-            .get(node.process.url(&format!("/api/rooms/{room}")))
-            .send()
-            .await
-            .unwrap()
-            .status();
-        if status == 200 {
-            return;
-        }
-        assert_eq!(status, 409, "the room is live somewhere until taken over");
-        assert!(
-            Instant::now() < deadline,
-            "{} never took the room over",
-            node.name
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 
@@ -220,15 +215,14 @@ async fn a_node_cut_from_nats_sends_no_unjournaled_action_and_its_players_finish
     let a = Node::start_with(&relay.url(), &store, "node-a", LEASE, &[]);
     let b = Node::start_with(&broker.url, &store, "node-b", LEASE, &[]);
     let http = reqwest::Client::new();
-    let room = create_room(&http, &a.process).await.id;
-    let (mut red_at_a, mut yellow_at_a) = seat_both(&a.process, room).await;
-    let tokens = (
-        red_at_a.token.clone().unwrap(),
-        yellow_at_a.token.clone().unwrap(),
-    );
-    let turn = play_some(&mut red_at_a, &mut yellow_at_a, 10).await;
-    let before = red_at_a.sync().await;
-    yellow_at_a.catch_up(before.event).await;
+    let Game {
+        room,
+        red: mut red_at_a,
+        yellow: mut yellow_at_a,
+        tokens,
+        turn,
+        before,
+    } = Game::under_way(&http, &a).await;
     let written = writes_acknowledged(&http, &a).await;
 
     // A loses NATS; its clients still reach it, and the player to act acts there. A cannot
@@ -270,7 +264,7 @@ async fn a_node_cut_from_nats_sends_no_unjournaled_action_and_its_players_finish
 
     // B takes the room over once A's lease lapsed; the players reconnect there with their
     // tokens, at the position they had seen, and play on.
-    served_by(&http, &b, room).await;
+    served_by(&http, &b, room, LONG).await;
     let (mut red, mut yellow) = rejoin(&b.process, room, &tokens.0, &tokens.1, &before).await;
     let turn = play_some(&mut red, &mut yellow, 6).await;
 
@@ -322,15 +316,14 @@ async fn a_write_nats_never_acknowledges_stops_the_room_and_the_node_takes_it_ba
     // revocation comes at least 16 s after the cut).
     let a = Node::start_with(&relay.url(), &store, "node-a", "20000", &[]);
     let http = reqwest::Client::new();
-    let room = create_room(&http, &a.process).await.id;
-    let (mut red_at_a, mut yellow_at_a) = seat_both(&a.process, room).await;
-    let tokens = (
-        red_at_a.token.clone().unwrap(),
-        yellow_at_a.token.clone().unwrap(),
-    );
-    let turn = play_some(&mut red_at_a, &mut yellow_at_a, 10).await;
-    let before = red_at_a.sync().await;
-    yellow_at_a.catch_up(before.event).await;
+    let Game {
+        room,
+        red: mut red_at_a,
+        yellow: mut yellow_at_a,
+        tokens,
+        turn,
+        before,
+    } = Game::under_way(&http, &a).await;
 
     relay.cut();
     let cut = Instant::now();
@@ -358,7 +351,7 @@ async fn a_write_nats_never_acknowledges_stops_the_room_and_the_node_takes_it_ba
     // heard of. Either is one game.
     relay.heal();
     ready_again(&http, &a).await;
-    served_by(&http, &a, room).await;
+    served_by(&http, &a, room, LONG).await;
     let mut red = crate::support::connect_to(a.process.addr, room).await;
     let red_welcome = red.join_with_token(&tokens.0).await;
     let mut yellow = crate::support::connect_to(a.process.addr, room).await;
@@ -431,15 +424,14 @@ async fn a_node_cut_off_entirely_loses_its_room_to_another_node_and_nobody_sees_
     };
     let b = Node::start_with(&broker.url, &store, "node-b", LEASE, &[]);
     let http = reqwest::Client::new();
-    let room = create_room(&http, &a.process).await.id;
-    let (mut red_at_a, mut yellow_at_a) = seat_both(&a.process, room).await;
-    let tokens = (
-        red_at_a.token.clone().unwrap(),
-        yellow_at_a.token.clone().unwrap(),
-    );
-    let turn = play_some(&mut red_at_a, &mut yellow_at_a, 10).await;
-    let before = red_at_a.sync().await;
-    yellow_at_a.catch_up(before.event).await;
+    let Game {
+        room,
+        red: mut red_at_a,
+        yellow: mut yellow_at_a,
+        tokens,
+        turn,
+        before,
+    } = Game::under_way(&http, &a).await;
     let written = writes_acknowledged(&http, &a).await;
 
     // A's link goes down: nothing passes, no connection is closed. The player to act acts on
@@ -448,7 +440,7 @@ async fn a_node_cut_off_entirely_loses_its_room_to_another_node_and_nobody_sees_
     let cut = Instant::now();
     namespace.cut();
     act(&turn, &mut red_at_a, &mut yellow_at_a).await;
-    served_by(&http, &b, room).await;
+    served_by(&http, &b, room, LONG).await;
     eprintln!(
         "namespace: node-b served the room {} ms after the link went down",
         cut.elapsed().as_millis()
@@ -515,10 +507,14 @@ async fn play_goes_on_when_the_nats_server_of_the_node_dies_with_an_action_in_fl
     let urls = cluster.urls();
     let a = Node::start_with(&urls, &store, "node-a", "30000", &["--nats-replicas", "3"]);
     let http = reqwest::Client::new();
-    let room = create_room(&http, &a.process).await.id;
-    let (mut red, mut yellow) = seat_both(&a.process, room).await;
-    let turn = play_some(&mut red, &mut yellow, 8).await;
-    let before = red.sync().await;
+    let Game {
+        room,
+        mut red,
+        mut yellow,
+        turn,
+        before,
+        ..
+    } = Game::under_way(&http, &a).await;
 
     // The player to act acts, and at once the server node-a is connected to dies. The client
     // reconnects to another; the write, lost or not, is tried again under one id.
