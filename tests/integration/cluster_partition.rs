@@ -106,20 +106,27 @@ async fn act(turn: &TurnView, red: &mut Client, yellow: &mut Client) {
     }
 }
 
-/// `node` answers for `room` as a non-owner: 409 `room_elsewhere` naming `owner`.
-async fn answers_elsewhere(http: &reqwest::Client, node: &Node, room: Uuid, owner: &str) {
+/// Healed, node-a does not act for `room`: it answers 409 `room_elsewhere` naming node-b,
+/// took nothing over, and JetStream acknowledged it no journal write since the cut (`written`
+/// then).
+async fn healed_as_a_non_owner(http: &reqwest::Client, a: &Node, room: Uuid, written: f64) {
     let status = http
-        .get(node.process.url(&format!("/api/rooms/{room}")))
+        .get(a.process.url(&format!("/api/rooms/{room}")))
         .send()
         .await
         .unwrap();
+    assert_eq!(status.status(), 409, "A does not serve the room");
+    assert_eq!(status.headers()[OWNER], "node-b");
     assert_eq!(
-        status.status(),
-        409,
-        "{} does not serve the room",
-        node.name
+        metric(http, a, "aeroplane_cluster_takeovers_total").await,
+        0.0,
+        "A took nothing back"
     );
-    assert_eq!(status.headers()[OWNER], owner);
+    assert_eq!(
+        writes_acknowledged(http, a).await,
+        written,
+        "A wrote nothing after the cut"
+    );
 }
 
 /// Waits until `node` is connected to NATS again (`/readyz` 200).
@@ -275,17 +282,7 @@ async fn a_node_cut_from_nats_sends_no_unjournaled_action_and_its_players_finish
     ready_again(&http, &a).await;
     // A few of A's scans (one every half second or so) go by.
     tokio::time::sleep(Duration::from_secs(2)).await;
-    answers_elsewhere(&http, &a, room, "node-b").await;
-    assert_eq!(
-        metric(&http, &a, "aeroplane_cluster_takeovers_total").await,
-        0.0,
-        "A took nothing back"
-    );
-    assert_eq!(
-        writes_acknowledged(&http, &a).await,
-        written,
-        "A wrote nothing after the cut"
-    );
+    healed_as_a_non_owner(&http, &a, room, written).await;
 
     // One game: finished at B, stored once, and every client saw only its continuation.
     play_to_end_from(turn, &mut red, &mut yellow, |_| {}).await;
@@ -465,17 +462,7 @@ async fn a_node_cut_off_entirely_loses_its_room_to_another_node_and_nobody_sees_
         assert_eq!(client.seen(), before.event, "A's clients saw up to the cut");
         eprintln!("namespace: an old socket of node-a after the heal: {close:?}");
     }
-    answers_elsewhere(&http, &a, room, "node-b").await;
-    assert_eq!(
-        metric(&http, &a, "aeroplane_cluster_takeovers_total").await,
-        0.0,
-        "A took nothing back"
-    );
-    assert_eq!(
-        writes_acknowledged(&http, &a).await,
-        written,
-        "A wrote nothing after the cut"
-    );
+    healed_as_a_non_owner(&http, &a, room, written).await;
     let renewals = metric(&http, &a, "aeroplane_cluster_lease_renew_failures_total").await;
     assert!(renewals >= 1.0, "A's lease renewal failed while cut off");
 
