@@ -12,7 +12,8 @@
 //! was sent is the stored record's at its event number. The order of two racing fences (the
 //! write refused by the lapsed lease, or left unacknowledged) is printed, not chosen. Without
 //! a usable `nats-server` these tests skip loudly (and fail under CI), see `broker.rs`; the
-//! namespace test needs root likewise, see `netns.rs`.
+//! namespace test needs root likewise, see `netns.rs`. The file stays whole (about 550 lines):
+//! four tests of one guarantee sharing one set of checks, which a split would scatter.
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
