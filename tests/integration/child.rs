@@ -45,7 +45,26 @@ impl ServerProcess {
         database_url: Option<&str>,
         args: &[&str],
     ) -> ServerProcess {
-        let mut command = Command::new(server_binary());
+        ServerProcess::start_under(&[], data_dir, database_url, args)
+    }
+
+    /// [`ServerProcess::start`] through the command `under` (e.g. `ip netns exec <name>`, which
+    /// runs the server in a network namespace); the server is the process itself, as `under`
+    /// execs it.
+    pub(crate) fn start_under(
+        under: &[&str],
+        data_dir: &Path,
+        database_url: Option<&str>,
+        args: &[&str],
+    ) -> ServerProcess {
+        let mut command = match under.split_first() {
+            Some((program, first)) => {
+                let mut command = Command::new(program);
+                command.args(first).arg(server_binary());
+                command
+            }
+            None => Command::new(server_binary()),
+        };
         for (name, _) in std::env::vars_os() {
             let name = name.to_string_lossy().into_owned();
             if name.starts_with("AEROPLANE_") || name == "DATABASE_URL" || name == "RUST_LOG" {

@@ -33,7 +33,8 @@ pub(crate) struct Node {
     pub(crate) name: String,
     /// The running server.
     pub(crate) process: ServerProcess,
-    _data: tempfile::TempDir,
+    /// Its data directory, kept while it runs.
+    pub(crate) _data: tempfile::TempDir,
 }
 
 impl Node {
@@ -83,6 +84,17 @@ pub(crate) fn shared_store(dir: &tempfile::TempDir) -> String {
 
 /// The sum of the values of metric `name` (every label set) on `node`.
 pub(crate) async fn metric(http: &reqwest::Client, node: &Node, name: &str) -> f64 {
+    metric_where(http, node, name, "").await
+}
+
+/// The sum of the values of metric `name` on `node` whose labels contain `label`
+/// (`reason="fenced"`; empty: every label set, and the metric without labels).
+pub(crate) async fn metric_where(
+    http: &reqwest::Client,
+    node: &Node,
+    name: &str,
+    label: &str,
+) -> f64 {
     let text = http
         .get(node.process.url("/metrics"))
         .send()
@@ -92,8 +104,12 @@ pub(crate) async fn metric(http: &reqwest::Client, node: &Node, name: &str) -> f
         .await
         .unwrap();
     let labelled = format!("{name}{{");
+    let bare = format!("{name} ");
     text.lines()
-        .filter(|line| line.starts_with(&labelled) || line.starts_with(&format!("{name} ")))
+        .filter(|line| {
+            (line.starts_with(&labelled) && line.contains(label))
+                || (label.is_empty() && line.starts_with(&bare))
+        })
         .filter_map(|line| line.rsplit(' ').next()?.parse::<f64>().ok())
         .sum()
 }

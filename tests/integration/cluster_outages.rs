@@ -17,9 +17,15 @@ use crate::cluster_journal::actions_at;
 use crate::restart::{check_record, create_room, play_some, record_from, rejoin, seat_both};
 use crate::support::{TIMEOUT, play_to_end_from};
 
-/// Waits until `node` serves `room` (it took the room over, by its scan or on this request).
-async fn served_by(http: &reqwest::Client, node: &Node, room: uuid::Uuid) {
-    let deadline = Instant::now() + TIMEOUT;
+/// Waits until `node` serves `room` (it took the room over, by its scan or on this request),
+/// at most `within`; until then the room is live elsewhere (409).
+pub(crate) async fn served_by(
+    http: &reqwest::Client,
+    node: &Node,
+    room: uuid::Uuid,
+    within: Duration,
+) {
+    let deadline = Instant::now() + within;
     loop {
         let status = http
             .get(node.process.url(&format!("/api/rooms/{room}")))
@@ -64,7 +70,7 @@ async fn a_paused_owner_wakes_fenced_lets_the_room_go_and_nobody_sees_two_contin
     // A freezes with its sockets open and its lease held; the lease lapses and B takes the room
     // over (on the players' request, or by its own scan), rewriting the journal.
     a.process.pause();
-    served_by(&http, &b, room).await;
+    served_by(&http, &b, room, TIMEOUT).await;
     let (mut red, mut yellow) = rejoin(&b.process, room, &tokens.0, &tokens.1, &before).await;
 
     // Meanwhile the player to act, still on A's socket, acts there: the frozen A reads it when

@@ -371,6 +371,28 @@ impl Client {
         }
     }
 
+    /// Reads for at most `within`, or until the server closes the socket: the text frames that
+    /// came, and how it ended: `None` while still open after `within`, else the close frame, if
+    /// one came.
+    pub(crate) async fn frames_within(
+        &mut self,
+        within: Duration,
+    ) -> (Vec<String>, Option<Option<CloseFrame>>) {
+        let deadline = tokio::time::Instant::now() + within;
+        let mut frames = Vec::new();
+        loop {
+            let Ok(frame) = tokio::time::timeout_at(deadline, self.ws.next()).await else {
+                return (frames, None);
+            };
+            match frame {
+                Some(Ok(Message::Close(frame))) => return (frames, Some(frame)),
+                Some(Ok(Message::Text(text))) => frames.push(text.as_str().to_owned()),
+                Some(Ok(_)) => continue,
+                Some(Err(_)) | None => return (frames, Some(None)),
+            }
+        }
+    }
+
     /// Sends `join` and returns the answer (a `welcome` or an `error`).
     pub(crate) async fn join(&mut self, join: Join) -> ServerMessage {
         self.send(&ClientMessage::Join(join)).await;

@@ -20,6 +20,7 @@
 //! | `aeroplane_cluster_takeovers_total` | counter | `node`, `trigger` = `scan` \| `request`: rooms taken over from a lapsed or given-back lease |
 //! | `aeroplane_cluster_lease_renew_failures_total` | counter | `node`: lease renewals that failed (retried, or the room let go) |
 //! | `aeroplane_journal_append_seconds` | histogram | `outcome` = `ok` \| `error`: a journal write to JetStream until its acknowledgement |
+//! | `aeroplane_rooms_let_go_total` | counter | `reason` = `fenced` \| `unacknowledged`: rooms stopped because their journal refused a write or could not acknowledge it (`--nats-url`) |
 //!
 //! The process, build, HTTP, refusal and close metrics are [`crate::telemetry`]'s.
 //!
@@ -120,6 +121,10 @@ fn describe() {
         "aeroplane_cluster_lease_renew_failures_total",
         "Room lease renewals that failed (retried, or the room let go)."
     );
+    metrics::describe_counter!(
+        "aeroplane_rooms_let_go_total",
+        "Rooms stopped, nothing of the failed write sent, because their journal refused it (fenced) or could not acknowledge it (unacknowledged)."
+    );
     metrics::describe_histogram!(
         "aeroplane_journal_append_seconds",
         metrics::Unit::Seconds,
@@ -138,6 +143,18 @@ pub fn cluster_started(node: &str) {
             .absolute(0);
     }
     counter!("aeroplane_cluster_lease_renew_failures_total", "node" => node.to_owned()).absolute(0);
+    for reason in LET_GO_REASONS {
+        counter!("aeroplane_rooms_let_go_total", "reason" => reason).absolute(0);
+    }
+}
+
+/// The reasons of `aeroplane_rooms_let_go_total`.
+pub const LET_GO_REASONS: [&str; 2] = ["fenced", "unacknowledged"];
+
+/// A room stopped because its journal refused a write (`fenced`) or could not acknowledge it
+/// (`unacknowledged`), one of [`LET_GO_REASONS`].
+pub fn room_let_go(reason: &'static str) {
+    counter!("aeroplane_rooms_let_go_total", "reason" => reason).increment(1);
 }
 
 /// `node` took a room's lease (`1.0`) or let one go (`-1.0`).

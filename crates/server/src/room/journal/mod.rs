@@ -59,5 +59,5 @@ mod writer;
 pub use file::FileJournals;
 pub use format::{Line, SavedClock, SavedComputer, SavedSeat, Setup, TABLE_VERSION, VERSION};
 pub use nats::NatsJournals;
-pub use store::{JournalStore, Loaded, Revoked, RoomJournal, is_revoked};
+pub use store::{Failure, JournalStore, Loaded, Revoked, RoomJournal, Unacknowledged, is_revoked};
 pub(super) use writer::{JournalState, Lost, Writer};

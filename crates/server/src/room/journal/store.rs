@@ -61,9 +61,43 @@ pub trait RoomJournal: Send + Debug {
 #[error("the journal has another owner now: {0}")]
 pub struct Revoked(pub String);
 
+/// Why a journal cannot say whether a write was kept: the store must acknowledge every write
+/// before the room sends its events, and this one got no acknowledgement (its broker was
+/// unreachable past the client's timeout, or its stream had no leader for too long). The write
+/// may or may not be stored. Carried inside the `io::Error` of the failed operation; the room
+/// stops acting for the room when it sees it, as for [`Revoked`] (see [`Failure::of`]).
+#[derive(Debug, thiserror::Error)]
+#[error("the journal did not acknowledge a write: {0}")]
+pub struct Unacknowledged(pub String);
+
 /// Whether a journal error says that another owner has the room now.
 pub fn is_revoked(error: &io::Error) -> bool {
     error.get_ref().is_some_and(|inner| inner.is::<Revoked>())
+}
+
+/// What a failed journal write means for the room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// Another owner has the room now ([`Revoked`]): the room must stop, sending nothing.
+    Fenced,
+    /// The store could not acknowledge the write ([`Unacknowledged`]): nothing of it may be
+    /// sent, so the room stops too, and a node that reaches the store takes it over from what
+    /// was journaled.
+    Unacknowledged,
+    /// Any other failure (a file store's disk error): logged and counted; the game goes on and
+    /// the next write sends what is missing.
+    Other,
+}
+
+impl Failure {
+    /// What `error`, from a journal operation, means for the room.
+    pub fn of(error: &io::Error) -> Failure {
+        match error.get_ref() {
+            Some(inner) if inner.is::<Revoked>() => Failure::Fenced,
+            Some(inner) if inner.is::<Unacknowledged>() => Failure::Unacknowledged,
+            _ => Failure::Other,
+        }
+    }
 }
 
 /// A journal found at start.

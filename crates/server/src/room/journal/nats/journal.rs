@@ -4,7 +4,7 @@
 use std::io;
 
 use async_nats::HeaderMap;
-use async_nats::header::NATS_EXPECTED_LAST_SUBJECT_SEQUENCE;
+use async_nats::header::{NATS_EXPECTED_LAST_SUBJECT_SEQUENCE, NATS_MESSAGE_ID};
 use async_nats::jetstream::context::PublishErrorKind;
 use async_nats::jetstream::stream;
 use async_nats::jetstream::{self, Context};
@@ -12,12 +12,17 @@ use futures_util::future::{BoxFuture, FutureExt};
 use uuid::Uuid;
 
 use super::super::format::{Line, encode_lines};
-use super::super::store::{Revoked, RoomJournal};
+use super::super::store::{Revoked, RoomJournal, Unacknowledged};
 use super::{KIND, KeptLease, Kind, NO_LEADER_RETRY, RETRY_PAUSE};
 
 /// The subject of room `id`'s journal.
 pub(super) fn subject(id: Uuid) -> String {
     format!("aeroplane.journal.{id}")
+}
+
+/// The refusal of a write whose room's lease was lost.
+fn lease_lost(id: Uuid) -> io::Error {
+    io::Error::other(Revoked(format!("the lease of room {id} was lost")))
 }
 
 /// One room's journal: its subject, the last sequence it knows, and its room's lease.
@@ -42,10 +47,7 @@ impl NatsJournal {
         fenced: bool,
     ) -> io::Result<()> {
         if self.lease.revoked().is_cancelled() {
-            return Err(io::Error::other(Revoked(format!(
-                "the lease of room {} was lost",
-                self.id
-            ))));
+            return Err(lease_lost(self.id));
         }
         let mut headers = HeaderMap::new();
         headers.insert(KIND, kind.as_str());
@@ -62,9 +64,16 @@ impl NatsJournal {
                     self.id, self.last
                 )))
             } else {
-                io::Error::other(error)
+                // Timed out, or no server answered for longer than the retry: the write may or
+                // may not be stored, and nothing of it may be sent.
+                io::Error::other(Unacknowledged(format!("room {}: {error}", self.id)))
             }
         };
+        // A write tried again is stored once: JetStream keeps the first message of an id (within
+        // the stream's duplicate window, two minutes) and answers a later one with its sequence.
+        headers.insert(NATS_MESSAGE_ID, Uuid::new_v4().to_string());
+        let id = self.id;
+        let revoked = self.lease.revoked().clone();
         let started = std::time::Instant::now();
         let acknowledged = loop {
             let tried = async {
@@ -76,20 +85,27 @@ impl NatsJournal {
                     )
                     .await?
                     .await
-            }
-            .await;
-            // No responders: nothing was stored, so trying again cannot write twice.
-            let unanswered = tried
-                .as_ref()
-                .is_err_and(|error| error.kind() == PublishErrorKind::StreamNotFound);
-            if !unanswered || started.elapsed() >= NO_LEADER_RETRY {
+            };
+            let tried = tokio::select! {
+                tried = tried => tried,
+                // The lease lapsed while the write waited (a broker out of reach): whatever
+                // becomes of the write, the room is another node's now.
+                () = revoked.cancelled() => {
+                    crate::metrics::journal_appended(false, started.elapsed().as_secs_f64());
+                    return Err(lease_lost(id));
+                }
+            };
+            // No responders (nothing was stored), or no acknowledgement in time (the connection
+            // lost with the write in flight, perhaps stored): trying again, under the same id,
+            // writes it once either way.
+            let again = tried.as_ref().is_err_and(|error| {
+                matches!(
+                    error.kind(),
+                    PublishErrorKind::StreamNotFound | PublishErrorKind::TimedOut
+                )
+            });
+            if !again || started.elapsed() >= NO_LEADER_RETRY {
                 break tried;
-            }
-            if self.lease.revoked().is_cancelled() {
-                return Err(io::Error::other(Revoked(format!(
-                    "the lease of room {} was lost",
-                    self.id
-                ))));
             }
             tokio::time::sleep(RETRY_PAUSE).await;
         };

@@ -11,12 +11,18 @@
 //!   room's entries: one message per `create`, `append` or `rewrite`, its payload the entries as
 //!   JSON lines (the file store's format), its header [`KIND`] saying which.
 //! - Every write waits for JetStream's acknowledgement (so `sync` has nothing to do; a write no
-//!   server answers, as while a replicated stream elects a new leader, is tried again for up to
-//!   [`NO_LEADER_RETRY`], the room waiting) and carries
+//!   server answers, as while a replicated stream elects a new leader, or whose acknowledgement
+//!   does not come in time, as when the client's server died with the write in flight, is tried
+//!   again for up to [`NO_LEADER_RETRY`], the room waiting, under one message id so that it is
+//!   stored once) and carries
 //!   the subject's last sequence this journal knows (`Nats-Expected-Last-Subject-Sequence`).
 //!   A writer that is late, because another node (or this node restarted) has written the room
 //!   since, is refused; the refusal is a [`Revoked`] error, and the room stops acting for the
-//!   room and closes its sockets (`room/task.rs`). That is the fencing.
+//!   room and closes its sockets (`room/task.rs`). That is the fencing. A write that gets no
+//!   acknowledgement (the broker unreachable past the client's timeout, no leader past the
+//!   retry) is an [`Unacknowledged`] error, and the room stops the same way: no client may hear
+//!   of an action that is on no journal (issue 15), so the room is left to whichever node
+//!   reaches the journal next, to take over from what it holds.
 //! - `rewrite` (and `create`) is one message with `Nats-Rollup: sub`: the subject's earlier
 //!   messages are gone in the same step, so a reader never sees half of one.
 //! - `delete` writes a fenced, empty rollup (a tombstone) and purges the subject; `set_aside`
@@ -48,7 +54,7 @@ use journal::{NatsJournal, subject};
 pub use lease::{BUCKET, KeptLease, Lease, LeaseError, Leases};
 
 use super::format::{Line, decode_lines, encode_lines};
-use super::store::{JournalStore, Loaded, RoomJournal};
+use super::store::{JournalStore, Loaded, Revoked, RoomJournal, Unacknowledged};
 use crate::config::{NatsUrls, NodeId};
 
 /// The stream of every room's journal.
@@ -64,11 +70,13 @@ pub const KIND: &str = "Aeroplane-Journal";
 const SETTLE: Duration = Duration::from_secs(2);
 
 /// How long a write is tried again while no NATS server answers for the stream (its replicas
-/// electing a new leader after the loss of a server): the room waits for its acknowledgement
-/// rather than going on with actions that are not journaled.
+/// electing a new leader after the loss of a server) or its acknowledgement does not come (the
+/// client's server lost with the write in flight; each try waits up to the client's 5 s): the
+/// room waits for its acknowledgement rather than going on with actions that are not journaled,
+/// and past this lets the room go (or at once when its lease is lost meanwhile).
 const NO_LEADER_RETRY: Duration = Duration::from_secs(10);
 
-/// The pause between two tries of a write nobody answered.
+/// The pause between two tries of a write.
 const RETRY_PAUSE: Duration = Duration::from_millis(50);
 
 /// What a journal message is.
@@ -377,7 +385,12 @@ impl JournalStore for NatsJournals {
         entries: &'a [Line],
     ) -> BoxFuture<'a, io::Result<Box<dyn RoomJournal>>> {
         async move {
-            let lease = self.leases.acquire(id).await.map_err(io::Error::other)?;
+            let lease = self.leases.acquire(id).await.map_err(|error| match error {
+                LeaseError::Bucket(_) => io::Error::other(Unacknowledged(error.to_string())),
+                LeaseError::HeldElsewhere { .. } | LeaseError::Lost(_) => {
+                    io::Error::other(Revoked(error.to_string()))
+                }
+            })?;
             let mut journal = self.journal(id, 0, lease);
             journal
                 .publish(Kind::Rewrite, encode_lines(entries), false)
