@@ -10,6 +10,7 @@ mod clock;
 mod cluster_failover;
 mod cluster_journal;
 mod cluster_outages;
+mod cluster_quick_match;
 mod computer;
 mod data_dir;
 mod db;

@@ -16,12 +16,10 @@
 //! soon as they hold enough (`crate::matchmaking`), seated in the order they came (Red first);
 //! a waiter of a queue that does not fill within the wait is answered 409 `no_match`.
 
-use aeroplane_dice::{ClientSeed, ServerSeed};
+use aeroplane_dice::ClientSeed;
 use aeroplane_protocol::api::{QuickMatchRequest, QuickMatched};
-use aeroplane_protocol::board::Board;
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::name::PlayerName;
-use aeroplane_protocol::record::Mode;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -30,14 +28,12 @@ use axum::{Json, Router};
 use time::OffsetDateTime;
 use tokio::sync::oneshot;
 use tokio::time::Instant;
-use uuid::Uuid;
 
+use crate::cluster::quick_match::Wanted;
 use crate::error::HttpError;
 use crate::limits::ClientAddr;
-use crate::matchmaking::{Queue, Waiter};
-use crate::room::{self, SeatSetup};
+use crate::matchmaking::{Queue, Waiter, open_room};
 use crate::state::AppState;
-use crate::token::SeatToken;
 
 /// The quick-match routes.
 pub fn router() -> Router<AppState> {
@@ -74,9 +70,6 @@ async fn quick_match(
         let standing = player.standing;
         standing.rating.as_of(standing.rated_at, now).rating
     });
-    let matchmaker = &state.matchmaker;
-    let ticket = matchmaker.ticket();
-    let (reply, mut answer) = oneshot::channel();
     let arrived = Instant::now();
     // Only an identified player in the rated queue has a rating to match: any other is due at
     // once.
@@ -85,6 +78,26 @@ async fn quick_match(
         _ => std::time::Duration::ZERO,
     };
     let window_end = arrived + window;
+    let deadline = arrived + state.config.quick_match_wait();
+    if let Some(cluster) = &state.cluster {
+        let wanted = Wanted {
+            queue,
+            name,
+            client_seed,
+            player: player.map(|player| player.id),
+            rating,
+            window_end,
+            deadline,
+        };
+        return match cluster.quick_matches().wait(wanted).await {
+            Ok(Some(matched)) => Ok(Json(matched)),
+            Ok(None) => Err(HttpError::NoMatch),
+            Err(error) => Err(HttpError::Internal(error)),
+        };
+    }
+    let matchmaker = &state.matchmaker;
+    let ticket = matchmaker.ticket();
+    let (reply, mut answer) = oneshot::channel();
     let me = Waiter {
         ticket,
         queue,
@@ -96,16 +109,19 @@ async fn quick_match(
         reply,
     };
     if let Some(pair) = matchmaker.arrive(me, arrived) {
-        open_room(&state, pair).await?;
+        open_room(&state.room_context(), pair)
+            .await
+            .map_err(HttpError::Internal)?;
     }
     tokio::select! {
         matched = &mut answer => return matched.map(Json).map_err(|_| dropped()),
         () = tokio::time::sleep_until(window_end) => {}
     }
     if let Some(pair) = matchmaker.due(ticket) {
-        open_room(&state, pair).await?;
+        open_room(&state.room_context(), pair)
+            .await
+            .map_err(HttpError::Internal)?;
     }
-    let deadline = arrived + state.config.quick_match_wait();
     match tokio::time::timeout_at(deadline, &mut answer).await {
         Ok(matched) => matched.map(Json).map_err(|_| dropped()),
         Err(_) if matchmaker.cancel(ticket) => Err(HttpError::NoMatch),
@@ -115,53 +131,4 @@ async fn quick_match(
 
 fn dropped() -> HttpError {
     HttpError::Internal(anyhow::anyhow!("the matchmaker dropped a waiter"))
-}
-
-/// Opens a room for the players of a new game (in seating order: the first plays Red) with
-/// every seat taken, and answers each.
-async fn open_room(state: &AppState, players: Vec<Waiter>) -> Result<(), HttpError> {
-    let internal = |error: getrandom::Error| HttpError::Internal(anyhow::Error::new(error));
-    let queue = players
-        .first()
-        .map_or(Queue::PLYYARD, |waiter| waiter.queue);
-    let board = Board::new(queue.rules, queue.players)
-        .map_err(|error| HttpError::Internal(anyhow::Error::new(error)))?;
-    let server_seed = ServerSeed::generate().map_err(internal)?;
-    let id = Uuid::new_v4();
-    let mut seats = Vec::new();
-    let mut replies = Vec::new();
-    for (waiter, colour) in players.into_iter().zip(board.sides()) {
-        let token = SeatToken::generate().map_err(internal)?;
-        let answer = QuickMatched {
-            room_id: id,
-            colour: *colour,
-            token: token.as_str().to_owned(),
-            ws_path: format!("/ws/rooms/{id}"),
-        };
-        replies.push((waiter.reply, answer));
-        seats.push(SeatSetup {
-            colour: *colour,
-            name: waiter.name,
-            client_seed: waiter.client_seed,
-            token,
-            player: waiter.player,
-        });
-    }
-    let setup = room::RoomSetup {
-        id,
-        mode: Mode::Online,
-        board,
-        server_seed,
-        seats,
-        turn_clock: state.config.quick_match_turn_clock(),
-        computers: Vec::new(),
-    };
-    room::open_journaled(setup, state.room_context()).await;
-    tracing::info!(room_id = %id, players = replies.len(), "quick match formed a game");
-    for (reply, answer) in replies {
-        if reply.send(answer).is_err() {
-            tracing::info!(room_id = %id, "a quick-match player left just as it was paired");
-        }
-    }
-    Ok(())
 }
