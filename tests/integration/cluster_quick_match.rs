@@ -184,7 +184,7 @@ async fn after_the_matchmaker_is_sigkilled_the_other_nodes_still_pair() {
     };
     let store_dir = tempfile::tempdir().unwrap();
     let store = shared_store(&store_dir);
-    let mut nodes = vec![
+    let mut nodes = [
         node(&broker, &store, "node-a", "1500"),
         node(&broker, &store, "node-b", "1500"),
         node(&broker, &store, "node-c", "1500"),

@@ -62,6 +62,28 @@ impl Queue {
     };
 }
 
+/// A quick-match request, as the HTTP handler hands it to a pool (this node's or the
+/// cluster's).
+#[derive(Debug)]
+pub(crate) struct Wanted {
+    /// The game wanted.
+    pub(crate) queue: Queue,
+    /// The player's display name.
+    pub(crate) name: PlayerName,
+    /// The player's dice seed.
+    pub(crate) client_seed: ClientSeed,
+    /// The identified player, if any.
+    pub(crate) player: Option<Uuid>,
+    /// The player's rating (`None`: anonymous).
+    pub(crate) rating: Option<f64>,
+    /// When it arrived.
+    pub(crate) arrived: Instant,
+    /// When the matching window ends.
+    pub(crate) window_end: Instant,
+    /// When the request gives up (`no_match`).
+    pub(crate) deadline: Instant,
+}
+
 /// One quick-match request waiting for an opponent.
 #[derive(Debug)]
 pub(crate) struct Waiter {

@@ -15,6 +15,11 @@
 //! editions' and player counts' queues are not rated and form a game of their oldest waiters as
 //! soon as they hold enough (`crate::matchmaking`), seated in the order they came (Red first);
 //! a waiter of a queue that does not fill within the wait is answered 409 `no_match`.
+//!
+//! A single node pairs its own waiters ([`pair_here`]). In cluster mode (`--nats-url`) the
+//! request waits in the cluster's one pool instead, run by whichever node holds the matchmaker's
+//! key (`crate::cluster::quick_match`), with the same rules; the client sees no difference but
+//! that its room may live on another node (409 `room_elsewhere` names it).
 
 use aeroplane_dice::ClientSeed;
 use aeroplane_protocol::api::{QuickMatchRequest, QuickMatched};
@@ -29,10 +34,9 @@ use time::OffsetDateTime;
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
-use crate::cluster::quick_match::Wanted;
 use crate::error::HttpError;
 use crate::limits::ClientAddr;
-use crate::matchmaking::{Queue, Waiter, open_room};
+use crate::matchmaking::{Queue, Waiter, Wanted, open_room};
 use crate::state::AppState;
 
 /// The quick-match routes.
@@ -77,34 +81,40 @@ async fn quick_match(
         Some(_) if queue == Queue::PLYYARD => state.config.quick_match_window(),
         _ => std::time::Duration::ZERO,
     };
-    let window_end = arrived + window;
-    let deadline = arrived + state.config.quick_match_wait();
-    if let Some(cluster) = &state.cluster {
-        let wanted = Wanted {
-            queue,
-            name,
-            client_seed,
-            player: player.map(|player| player.id),
-            rating,
-            window_end,
-            deadline,
-        };
-        return match cluster.quick_matches().wait(wanted).await {
-            Ok(Some(matched)) => Ok(Json(matched)),
-            Ok(None) => Err(HttpError::NoMatch),
-            Err(error) => Err(HttpError::Internal(error)),
-        };
-    }
-    let matchmaker = &state.matchmaker;
-    let ticket = matchmaker.ticket();
-    let (reply, mut answer) = oneshot::channel();
-    let me = Waiter {
-        ticket,
+    let wanted = Wanted {
         queue,
         name,
         client_seed,
         player: player.map(|player| player.id),
         rating,
+        arrived,
+        window_end: arrived + window,
+        deadline: arrived + state.config.quick_match_wait(),
+    };
+    let matched = match &state.cluster {
+        Some(cluster) => cluster
+            .quick_matches()
+            .wait(wanted)
+            .await
+            .map_err(HttpError::Internal)?,
+        None => pair_here(&state, wanted).await?,
+    };
+    matched.map(Json).ok_or(HttpError::NoMatch)
+}
+
+/// Waits in this node's pool (a single node): the seat taken, or `None` at the deadline.
+async fn pair_here(state: &AppState, wanted: Wanted) -> Result<Option<QuickMatched>, HttpError> {
+    let matchmaker = &state.matchmaker;
+    let ticket = matchmaker.ticket();
+    let (reply, mut answer) = oneshot::channel();
+    let (arrived, window_end, deadline) = (wanted.arrived, wanted.window_end, wanted.deadline);
+    let me = Waiter {
+        ticket,
+        queue: wanted.queue,
+        name: wanted.name,
+        client_seed: wanted.client_seed,
+        player: wanted.player,
+        rating: wanted.rating,
         due: window_end,
         reply,
     };
@@ -114,7 +124,7 @@ async fn quick_match(
             .map_err(HttpError::Internal)?;
     }
     tokio::select! {
-        matched = &mut answer => return matched.map(Json).map_err(|_| dropped()),
+        matched = &mut answer => return matched.map(Some).map_err(|_| dropped()),
         () = tokio::time::sleep_until(window_end) => {}
     }
     if let Some(pair) = matchmaker.due(ticket) {
@@ -123,9 +133,9 @@ async fn quick_match(
             .map_err(HttpError::Internal)?;
     }
     match tokio::time::timeout_at(deadline, &mut answer).await {
-        Ok(matched) => matched.map(Json).map_err(|_| dropped()),
-        Err(_) if matchmaker.cancel(ticket) => Err(HttpError::NoMatch),
-        Err(_) => answer.await.map(Json).map_err(|_| dropped()),
+        Ok(matched) => matched.map(Some).map_err(|_| dropped()),
+        Err(_) if matchmaker.cancel(ticket) => Ok(None),
+        Err(_) => answer.await.map(Some).map_err(|_| dropped()),
     }
 }
 
