@@ -256,3 +256,32 @@ async fn a_request_closed_on_one_node_is_not_paired_with_a_later_one_on_another(
     let (bob, cy) = (bob.await.unwrap(), cy.await.unwrap());
     seat_pair(&nodes, (&bob, 1), (&cy, 2)).await;
 }
+
+#[tokio::test]
+async fn a_lone_request_in_a_cluster_answers_no_match_after_the_wait() {
+    let Some(broker) = NatsServer::start() else {
+        return;
+    };
+    let store_dir = tempfile::tempdir().unwrap();
+    let store = shared_store(&store_dir);
+    let wait = ["--quick-match-wait-ms", "1000"];
+    let a = Node::start_with(&broker.url, &store, "node-a", "3000", &wait);
+    let b = Node::start_with(&broker.url, &store, "node-b", "3000", &wait);
+    // A flights game for three: two asking on two nodes never fill it.
+    let three =
+        |name: &str| serde_json::json!({ "name": name, "ruleset": "flights", "players": 3 });
+    let http = reqwest::Client::new();
+    let (ann, bob) = tokio::join!(
+        http.post(a.process.url("/api/quick-match"))
+            .json(&three("Ann"))
+            .send(),
+        http.post(b.process.url("/api/quick-match"))
+            .json(&three("Bob"))
+            .send(),
+    );
+    for response in [ann.unwrap(), bob.unwrap()] {
+        assert_eq!(response.status(), 409);
+        let error: aeroplane_protocol::api::ApiError = response.json().await.unwrap();
+        assert_eq!(error.code, aeroplane_protocol::error::ErrorCode::NoMatch);
+    }
+}
