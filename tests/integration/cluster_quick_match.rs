@@ -28,6 +28,16 @@ fn node(broker: &NatsServer, store: &str, name: &str, lease_ms: &str) -> Node {
     )
 }
 
+/// A `nats-server` child and three nodes `node-a` to `node-c` on it with leases of `lease_ms`,
+/// sharing one store (kept in the answer's temporary directory); `None` without `nats-server`.
+fn three_nodes(lease_ms: &str) -> Option<(NatsServer, tempfile::TempDir, [Node; 3])> {
+    let broker = NatsServer::start()?;
+    let store_dir = tempfile::tempdir().unwrap();
+    let store = shared_store(&store_dir);
+    let nodes = ["node-a", "node-b", "node-c"].map(|name| node(&broker, &store, name, lease_ms));
+    Some((broker, store_dir, nodes))
+}
+
 /// Asks `node` for a quick match with `body`, as `identity` if any, in a task of its own.
 fn ask(
     node: &Node,
@@ -83,14 +93,9 @@ async fn seat_pair(
 
 #[tokio::test]
 async fn two_players_asking_on_different_nodes_are_paired_and_play_to_the_end() {
-    let Some(broker) = NatsServer::start() else {
+    let Some((_broker, _store, [a, b, c])) = three_nodes("3000") else {
         return;
     };
-    let store_dir = tempfile::tempdir().unwrap();
-    let store = shared_store(&store_dir);
-    let a = node(&broker, &store, "node-a", "3000");
-    let b = node(&broker, &store, "node-b", "3000");
-    let c = node(&broker, &store, "node-c", "3000");
     let nodes = [&a, &b, &c];
 
     let ann = ask(&b, named("Ann"), None);
@@ -105,14 +110,9 @@ async fn two_players_asking_on_different_nodes_are_paired_and_play_to_the_end() 
 
 #[tokio::test]
 async fn a_four_player_flights_queue_fills_from_three_nodes() {
-    let Some(broker) = NatsServer::start() else {
+    let Some((_broker, _store, [a, b, c])) = three_nodes("3000") else {
         return;
     };
-    let store_dir = tempfile::tempdir().unwrap();
-    let store = shared_store(&store_dir);
-    let a = node(&broker, &store, "node-a", "3000");
-    let b = node(&broker, &store, "node-b", "3000");
-    let c = node(&broker, &store, "node-c", "3000");
     let nodes = [&a, &b, &c];
     let flights =
         |name: &str| serde_json::json!({ "name": name, "ruleset": "flights", "players": 4 });
@@ -143,14 +143,9 @@ async fn a_four_player_flights_queue_fills_from_three_nodes() {
 
 #[tokio::test]
 async fn two_identified_players_on_different_nodes_play_a_rated_game() {
-    let Some(broker) = NatsServer::start() else {
+    let Some((_broker, _store, [a, b, c])) = three_nodes("3000") else {
         return;
     };
-    let store_dir = tempfile::tempdir().unwrap();
-    let store = shared_store(&store_dir);
-    let a = node(&broker, &store, "node-a", "3000");
-    let b = node(&broker, &store, "node-b", "3000");
-    let c = node(&broker, &store, "node-c", "3000");
     let nodes = [&a, &b, &c];
     let http = reqwest::Client::new();
     let ann = new_identity_at(&http, &a.process.url(""), "Ann").await;
@@ -179,16 +174,9 @@ async fn two_identified_players_on_different_nodes_play_a_rated_game() {
 
 #[tokio::test]
 async fn after_the_matchmaker_is_sigkilled_the_other_nodes_still_pair() {
-    let Some(broker) = NatsServer::start() else {
+    let Some((_broker, _store, mut nodes)) = three_nodes("1500") else {
         return;
     };
-    let store_dir = tempfile::tempdir().unwrap();
-    let store = shared_store(&store_dir);
-    let mut nodes = [
-        node(&broker, &store, "node-a", "1500"),
-        node(&broker, &store, "node-b", "1500"),
-        node(&broker, &store, "node-c", "1500"),
-    ];
 
     // A first pair shows which node is the matchmaker: it owns the room.
     let ann = ask(&nodes[0], named("Ann"), None);
@@ -221,15 +209,10 @@ async fn after_the_matchmaker_is_sigkilled_the_other_nodes_still_pair() {
 
 #[tokio::test]
 async fn a_request_closed_on_one_node_is_not_paired_with_a_later_one_on_another() {
-    let Some(broker) = NatsServer::start() else {
+    // A long lease: the closed request is withdrawn by its cancel, not by its lapse.
+    let Some((_broker, _store, [a, b, c])) = three_nodes("20000") else {
         return;
     };
-    let store_dir = tempfile::tempdir().unwrap();
-    let store = shared_store(&store_dir);
-    // A long lease: the closed request is withdrawn by its cancel, not by its lapse.
-    let a = node(&broker, &store, "node-a", "20000");
-    let b = node(&broker, &store, "node-b", "20000");
-    let c = node(&broker, &store, "node-c", "20000");
     let nodes = [&a, &b, &c];
 
     // Ann gives up after 2 s: her client closes the request.
