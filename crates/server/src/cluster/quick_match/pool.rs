@@ -27,12 +27,28 @@ pub(super) struct Pool {
     context: RoomContext,
     ttl: Duration,
     matchmaker: Matchmaker,
-    /// The waiters in the pool, by their id.
-    waiting: Mutex<HashMap<Uuid, Entry>>,
-    /// The waiters answered or withdrawn, and when: a late arrival of theirs is ignored.
-    gone: Mutex<HashMap<Uuid, Instant>>,
+    /// Who waits and who is gone, under one lock so that a waiter's arrival and its end never
+    /// interleave.
+    waiters: Mutex<Waiters>,
     /// Cancelled when this node stops being the matchmaker.
     stop: CancellationToken,
+}
+
+/// The pool's waiters by id.
+#[derive(Default)]
+struct Waiters {
+    /// The waiters in the pool.
+    waiting: HashMap<Uuid, Entry>,
+    /// The waiters answered or withdrawn, and when: a late arrival of theirs is ignored.
+    gone: HashMap<Uuid, Instant>,
+}
+
+impl Waiters {
+    /// Takes `id` out of the pool, if there, and remembers it is gone.
+    fn end(&mut self, id: Uuid) -> Option<Entry> {
+        self.gone.insert(id, Instant::now());
+        self.waiting.remove(&id)
+    }
 }
 
 /// A waiter in the pool.
@@ -56,8 +72,7 @@ impl Pool {
             context: election.context.clone(),
             ttl: election.ttl,
             matchmaker: Matchmaker::new(),
-            waiting: Mutex::new(HashMap::new()),
-            gone: Mutex::new(HashMap::new()),
+            waiters: Mutex::new(Waiters::default()),
             stop: stop.clone(),
         });
         tokio::spawn(pool.serve(messages).in_current_span());
@@ -88,31 +103,16 @@ impl Pool {
         }
     }
 
-    fn lock_waiting(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, Entry>> {
-        self.waiting.lock().expect("pool lock poisoned")
-    }
-
-    fn lock_gone(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, Instant>> {
-        self.gone.lock().expect("pool lock poisoned")
+    fn lock(&self) -> std::sync::MutexGuard<'_, Waiters> {
+        self.waiters.lock().expect("pool lock poisoned")
     }
 
     /// A waiter arrives, or shows it is still there.
     fn arrive(self: &Arc<Pool>, arrival: Arrival) {
         let now = Instant::now();
-        {
-            let mut gone = self.lock_gone();
-            gone.retain(|_, when| now.duration_since(*when) < self.ttl);
-            if gone.contains_key(&arrival.id) {
-                return;
-            }
-        }
-        if let Some(entry) = self.lock_waiting().get(&arrival.id) {
-            entry.seen.send_replace(now);
-            return;
-        }
         let (Ok(name), Ok(client_seed)) = (
             PlayerName::parse(&arrival.name),
-            ClientSeed::new(arrival.client_seed),
+            ClientSeed::new(arrival.client_seed.clone()),
         ) else {
             tracing::warn!(waiter = %arrival.id, "a quick-match waiter with a bad name or seed");
             return;
@@ -123,14 +123,25 @@ impl Pool {
         let withdrawn = self.stop.child_token();
         let due = now + Duration::from_millis(arrival.due_in_ms);
         let deadline = now + Duration::from_millis(arrival.deadline_in_ms);
-        self.lock_waiting().insert(
-            arrival.id,
-            Entry {
+        {
+            let mut waiters = self.lock();
+            waiters
+                .gone
+                .retain(|_, when| now.duration_since(*when) < self.ttl);
+            if waiters.gone.contains_key(&arrival.id) {
+                return;
+            }
+            if let Some(entry) = waiters.waiting.get(&arrival.id) {
+                entry.seen.send_replace(now);
+                return;
+            }
+            let entry = Entry {
                 ticket,
                 seen,
                 withdrawn: withdrawn.clone(),
-            },
-        );
+            };
+            waiters.waiting.insert(arrival.id, entry);
+        }
         let task = self.clone().follow(Followed {
             id: arrival.id,
             inbox: arrival.inbox,
@@ -159,8 +170,7 @@ impl Pool {
 
     /// A waiter's request was closed: nobody is paired with it any more.
     fn withdraw(&self, id: Uuid) {
-        let entry = self.lock_waiting().remove(&id);
-        self.lock_gone().insert(id, Instant::now());
+        let entry = self.lock().end(id);
         if let Some(entry) = entry {
             self.matchmaker.cancel(entry.ticket);
             entry.withdrawn.cancel();
@@ -186,8 +196,7 @@ impl Pool {
             () = withdrawn.cancelled() => None,
             outcome = self.outcome(followed) => outcome,
         };
-        self.lock_waiting().remove(&id);
-        self.lock_gone().insert(id, Instant::now());
+        self.lock().end(id);
         let Some(outcome) = outcome else {
             return;
         };
