@@ -110,7 +110,14 @@ impl Election {
             }
         }
         match bucket.create(KEY, value()).await {
-            Ok(revision) => match Pool::start(&self.jetstream.client(), self).await {
+            Ok(revision) => match Pool::start(
+                &self.jetstream.client(),
+                &self.node,
+                &self.context,
+                self.ttl,
+            )
+            .await
+            {
                 Ok(pool) => {
                     tracing::info!(revision, "this node is the quick-match matchmaker");
                     self.holder.send_replace(Some(self.node.clone()));

@@ -16,7 +16,6 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 use uuid::Uuid;
 
-use super::election::Election;
 use super::{Arrival, Cancel, Outcome, subject};
 use crate::matchmaking::{Matchmaker, Waiter, open_room};
 use crate::room::RoomContext;
@@ -63,14 +62,16 @@ impl Pool {
     /// is cancelled.
     pub(super) async fn start(
         client: &Client,
-        election: &Election,
+        node: &str,
+        context: &RoomContext,
+        ttl: Duration,
     ) -> anyhow::Result<CancellationToken> {
-        let messages = client.subscribe(subject(&election.node, "*")).await?;
+        let messages = client.subscribe(subject(node, "*")).await?;
         let stop = CancellationToken::new();
         let pool = Arc::new(Pool {
             client: client.clone(),
-            context: election.context.clone(),
-            ttl: election.ttl,
+            context: context.clone(),
+            ttl,
             matchmaker: Matchmaker::new(),
             waiters: Mutex::new(Waiters::default()),
             stop: stop.clone(),
