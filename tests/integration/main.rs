@@ -11,6 +11,7 @@ mod cluster_failover;
 mod cluster_journal;
 mod cluster_outages;
 mod cluster_partition;
+mod cluster_quick_match;
 mod computer;
 mod data_dir;
 mod db;

@@ -21,13 +21,19 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use aeroplane_dice::ClientSeed;
+use aeroplane_dice::{ClientSeed, ServerSeed};
 use aeroplane_protocol::api::QuickMatched;
+use aeroplane_protocol::board::Board;
 use aeroplane_protocol::name::PlayerName;
+use aeroplane_protocol::record::Mode;
 use aeroplane_rules::Rules;
+use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 use uuid::Uuid;
+
+use crate::room::{self, RoomContext, SeatSetup};
+use crate::token::SeatToken;
 
 /// The rating an anonymous waiter counts as.
 const ANONYMOUS_RATING: f64 = 1500.0;
@@ -40,7 +46,7 @@ pub struct Matchmaker {
 }
 
 /// The game a waiter wants: an edition with its house rules and a player count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Queue {
     /// The edition.
     pub(crate) rules: Rules,
@@ -54,6 +60,28 @@ impl Queue {
         rules: Rules::PLYYARD,
         players: 2,
     };
+}
+
+/// A quick-match request, as the HTTP handler hands it to a pool (this node's or the
+/// cluster's).
+#[derive(Debug)]
+pub(crate) struct Wanted {
+    /// The game wanted.
+    pub(crate) queue: Queue,
+    /// The player's display name.
+    pub(crate) name: PlayerName,
+    /// The player's dice seed.
+    pub(crate) client_seed: ClientSeed,
+    /// The identified player, if any.
+    pub(crate) player: Option<Uuid>,
+    /// The player's rating (`None`: anonymous).
+    pub(crate) rating: Option<f64>,
+    /// When it arrived.
+    pub(crate) arrived: Instant,
+    /// When the matching window ends.
+    pub(crate) window_end: Instant,
+    /// When the request gives up (`no_match`).
+    pub(crate) deadline: Instant,
 }
 
 /// One quick-match request waiting for an opponent.
@@ -145,6 +173,53 @@ impl Matchmaker {
         waiting.retain(|waiter| waiter.ticket != ticket);
         waiting.len() != before
     }
+}
+
+/// Opens a room for the players of a new game (in seating order: the first plays Red) with
+/// every seat taken, and answers each.
+pub(crate) async fn open_room(context: &RoomContext, players: Vec<Waiter>) -> anyhow::Result<()> {
+    let queue = players
+        .first()
+        .map_or(Queue::PLYYARD, |waiter| waiter.queue);
+    let board = Board::new(queue.rules, queue.players)?;
+    let server_seed = ServerSeed::generate()?;
+    let id = Uuid::new_v4();
+    let mut seats = Vec::new();
+    let mut replies = Vec::new();
+    for (waiter, colour) in players.into_iter().zip(board.sides()) {
+        let token = SeatToken::generate()?;
+        let answer = QuickMatched {
+            room_id: id,
+            colour: *colour,
+            token: token.as_str().to_owned(),
+            ws_path: format!("/ws/rooms/{id}"),
+        };
+        replies.push((waiter.reply, answer));
+        seats.push(SeatSetup {
+            colour: *colour,
+            name: waiter.name,
+            client_seed: waiter.client_seed,
+            token,
+            player: waiter.player,
+        });
+    }
+    let setup = room::RoomSetup {
+        id,
+        mode: Mode::Online,
+        board,
+        server_seed,
+        seats,
+        turn_clock: context.config.quick_match_turn_clock(),
+        computers: Vec::new(),
+    };
+    room::open_journaled(setup, context.clone()).await;
+    tracing::info!(room_id = %id, players = replies.len(), "quick match formed a game");
+    for (reply, answer) in replies {
+        if reply.send(answer).is_err() {
+            tracing::info!(room_id = %id, "a quick-match player left just as it was paired");
+        }
+    }
+    Ok(())
 }
 
 /// Takes the oldest waiters of `queue` out of the pool, one request per identified player, once

@@ -15,6 +15,10 @@
 //! twice here; other nodes are kept out by the lease. The task stops when the node drains: a
 //! draining node must not take back the rooms it is giving away. The room knows nothing of
 //! this: it is restored like at a start and journals through the same two traits.
+//!
+//! Quick match across nodes ([`quick_match`]) starts with the cluster: one node runs the pool.
+
+pub mod quick_match;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -35,6 +39,7 @@ const REQUESTS: usize = 256;
 pub struct Cluster {
     journals: Arc<NatsJournals>,
     requests: mpsc::Sender<Request>,
+    quick_matches: quick_match::QuickMatches,
 }
 
 /// What asking for a room this node does not have came to.
@@ -66,6 +71,13 @@ impl Cluster {
         let (requests, inbox) = mpsc::channel(REQUESTS);
         let node = journals.leases().node().to_string();
         let every = journals.leases().ttl() / 3;
+        let quick_matches = quick_match::QuickMatches::start(
+            journals.jetstream().clone(),
+            node.clone(),
+            journals.leases().ttl(),
+            context.config.nats_replicas(),
+            context.clone(),
+        );
         let span = tracing::info_span!(parent: None, "cluster", node_id = %node);
         let taker = Taker {
             journals: journals.clone(),
@@ -73,7 +85,16 @@ impl Cluster {
             node,
         };
         tokio::spawn(taker.run(inbox, every).instrument(span));
-        Arc::new(Cluster { journals, requests })
+        Arc::new(Cluster {
+            journals,
+            requests,
+            quick_matches,
+        })
+    }
+
+    /// Quick match across the cluster's nodes.
+    pub fn quick_matches(&self) -> &quick_match::QuickMatches {
+        &self.quick_matches
     }
 
     /// Whether the connection to the broker is up.

@@ -15,13 +15,16 @@
 //! editions' and player counts' queues are not rated and form a game of their oldest waiters as
 //! soon as they hold enough (`crate::matchmaking`), seated in the order they came (Red first);
 //! a waiter of a queue that does not fill within the wait is answered 409 `no_match`.
+//!
+//! A single node pairs its own waiters ([`pair_here`]). In cluster mode (`--nats-url`) the
+//! request waits in the cluster's one pool instead, run by whichever node holds the matchmaker's
+//! key (`crate::cluster::quick_match`), with the same rules; the client sees no difference but
+//! that its room may live on another node (409 `room_elsewhere` names it).
 
-use aeroplane_dice::{ClientSeed, ServerSeed};
+use aeroplane_dice::ClientSeed;
 use aeroplane_protocol::api::{QuickMatchRequest, QuickMatched};
-use aeroplane_protocol::board::Board;
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::name::PlayerName;
-use aeroplane_protocol::record::Mode;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -30,14 +33,11 @@ use axum::{Json, Router};
 use time::OffsetDateTime;
 use tokio::sync::oneshot;
 use tokio::time::Instant;
-use uuid::Uuid;
 
 use crate::error::HttpError;
 use crate::limits::ClientAddr;
-use crate::matchmaking::{Queue, Waiter};
-use crate::room::{self, SeatSetup};
+use crate::matchmaking::{Queue, Waiter, Wanted, open_room};
 use crate::state::AppState;
-use crate::token::SeatToken;
 
 /// The quick-match routes.
 pub fn router() -> Router<AppState> {
@@ -74,9 +74,6 @@ async fn quick_match(
         let standing = player.standing;
         standing.rating.as_of(standing.rated_at, now).rating
     });
-    let matchmaker = &state.matchmaker;
-    let ticket = matchmaker.ticket();
-    let (reply, mut answer) = oneshot::channel();
     let arrived = Instant::now();
     // Only an identified player in the rated queue has a rating to match: any other is due at
     // once.
@@ -84,84 +81,64 @@ async fn quick_match(
         Some(_) if queue == Queue::PLYYARD => state.config.quick_match_window(),
         _ => std::time::Duration::ZERO,
     };
-    let window_end = arrived + window;
-    let me = Waiter {
-        ticket,
+    let wanted = Wanted {
         queue,
         name,
         client_seed,
         player: player.map(|player| player.id),
         rating,
+        arrived,
+        window_end: arrived + window,
+        deadline: arrived + state.config.quick_match_wait(),
+    };
+    let matched = match &state.cluster {
+        Some(cluster) => cluster
+            .quick_matches()
+            .wait(wanted)
+            .await
+            .map_err(HttpError::Internal)?,
+        None => pair_here(&state, wanted).await?,
+    };
+    matched.map(Json).ok_or(HttpError::NoMatch)
+}
+
+/// Waits in this node's pool (a single node): the seat taken, or `None` at the deadline.
+async fn pair_here(state: &AppState, wanted: Wanted) -> Result<Option<QuickMatched>, HttpError> {
+    let matchmaker = &state.matchmaker;
+    let ticket = matchmaker.ticket();
+    let (reply, mut answer) = oneshot::channel();
+    let (arrived, window_end, deadline) = (wanted.arrived, wanted.window_end, wanted.deadline);
+    let me = Waiter {
+        ticket,
+        queue: wanted.queue,
+        name: wanted.name,
+        client_seed: wanted.client_seed,
+        player: wanted.player,
+        rating: wanted.rating,
         due: window_end,
         reply,
     };
     if let Some(pair) = matchmaker.arrive(me, arrived) {
-        open_room(&state, pair).await?;
+        open_room(&state.room_context(), pair)
+            .await
+            .map_err(HttpError::Internal)?;
     }
     tokio::select! {
-        matched = &mut answer => return matched.map(Json).map_err(|_| dropped()),
+        matched = &mut answer => return matched.map(Some).map_err(|_| dropped()),
         () = tokio::time::sleep_until(window_end) => {}
     }
     if let Some(pair) = matchmaker.due(ticket) {
-        open_room(&state, pair).await?;
+        open_room(&state.room_context(), pair)
+            .await
+            .map_err(HttpError::Internal)?;
     }
-    let deadline = arrived + state.config.quick_match_wait();
     match tokio::time::timeout_at(deadline, &mut answer).await {
-        Ok(matched) => matched.map(Json).map_err(|_| dropped()),
-        Err(_) if matchmaker.cancel(ticket) => Err(HttpError::NoMatch),
-        Err(_) => answer.await.map(Json).map_err(|_| dropped()),
+        Ok(matched) => matched.map(Some).map_err(|_| dropped()),
+        Err(_) if matchmaker.cancel(ticket) => Ok(None),
+        Err(_) => answer.await.map(Some).map_err(|_| dropped()),
     }
 }
 
 fn dropped() -> HttpError {
     HttpError::Internal(anyhow::anyhow!("the matchmaker dropped a waiter"))
-}
-
-/// Opens a room for the players of a new game (in seating order: the first plays Red) with
-/// every seat taken, and answers each.
-async fn open_room(state: &AppState, players: Vec<Waiter>) -> Result<(), HttpError> {
-    let internal = |error: getrandom::Error| HttpError::Internal(anyhow::Error::new(error));
-    let queue = players
-        .first()
-        .map_or(Queue::PLYYARD, |waiter| waiter.queue);
-    let board = Board::new(queue.rules, queue.players)
-        .map_err(|error| HttpError::Internal(anyhow::Error::new(error)))?;
-    let server_seed = ServerSeed::generate().map_err(internal)?;
-    let id = Uuid::new_v4();
-    let mut seats = Vec::new();
-    let mut replies = Vec::new();
-    for (waiter, colour) in players.into_iter().zip(board.sides()) {
-        let token = SeatToken::generate().map_err(internal)?;
-        let answer = QuickMatched {
-            room_id: id,
-            colour: *colour,
-            token: token.as_str().to_owned(),
-            ws_path: format!("/ws/rooms/{id}"),
-        };
-        replies.push((waiter.reply, answer));
-        seats.push(SeatSetup {
-            colour: *colour,
-            name: waiter.name,
-            client_seed: waiter.client_seed,
-            token,
-            player: waiter.player,
-        });
-    }
-    let setup = room::RoomSetup {
-        id,
-        mode: Mode::Online,
-        board,
-        server_seed,
-        seats,
-        turn_clock: state.config.quick_match_turn_clock(),
-        computers: Vec::new(),
-    };
-    room::open_journaled(setup, state.room_context()).await;
-    tracing::info!(room_id = %id, players = replies.len(), "quick match formed a game");
-    for (reply, answer) in replies {
-        if reply.send(answer).is_err() {
-            tracing::info!(room_id = %id, "a quick-match player left just as it was paired");
-        }
-    }
-    Ok(())
 }

@@ -207,6 +207,11 @@ impl NatsJournals {
         }))
     }
 
+    /// The JetStream context of the node's NATS connection (quick match uses it too).
+    pub fn jetstream(&self) -> &Context {
+        &self.jetstream
+    }
+
     /// The leases of this node.
     pub fn leases(&self) -> &Leases {
         &self.leases
