@@ -40,8 +40,9 @@ pub struct AppState {
 
 impl AppState {
     /// The open room `id`: this node's, or, in cluster mode, one taken over now because its
-    /// journal is on the stream and nobody holds its lease. 404 `room_not_found` when there is
-    /// none; 409 `room_elsewhere` naming the node that holds it live.
+    /// journal is on the stream and nobody holds its lease, or one another node holds live,
+    /// reached through this node's forwarding proxy (`crate::cluster::forward`). 404
+    /// `room_not_found` when there is none.
     pub async fn room(&self, id: uuid::Uuid) -> Result<RoomHandle, HttpError> {
         if let Some(room) = self.registry.get(id) {
             return Ok(room);
@@ -51,7 +52,7 @@ impl AppState {
         };
         match cluster.take_over(id).await {
             TakeOver::Here(room) => Ok(room),
-            TakeOver::Elsewhere { node } => Err(HttpError::RoomElsewhere { room: id, node }),
+            TakeOver::Elsewhere { node } => Ok(cluster.forward(id, node)),
             TakeOver::Missing => Err(HttpError::room_not_found(id)),
             TakeOver::Failed => Err(HttpError::Internal(anyhow::anyhow!(
                 "cannot take room {id} over: the broker failed"
