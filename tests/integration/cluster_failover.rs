@@ -365,8 +365,7 @@ async fn a_drained_nodes_rooms_are_taken_over_within_a_scan_and_finish() {
 }
 
 #[tokio::test]
-async fn a_room_live_on_another_node_is_served_through_any_node_and_readiness_follows_the_broker()
-{
+async fn a_room_live_on_another_node_is_served_through_any_node_and_readiness_follows_the_broker() {
     let Some(broker) = NatsServer::start() else {
         return;
     };

@@ -107,8 +107,16 @@ async fn players_on_two_nodes_that_do_not_own_the_room_play_it_to_the_end_throug
     let room = create_room(&http, &a.process).await.id;
     let (mut red, mut yellow) = seat_apart(&b, &c, room).await;
     let on_a = status_at(&http, &a, room).await;
-    assert_eq!(status_at(&http, &b, room).await, on_a, "B answers A's status");
-    assert_eq!(status_at(&http, &c, room).await, on_a, "C answers A's status");
+    assert_eq!(
+        status_at(&http, &b, room).await,
+        on_a,
+        "B answers A's status"
+    );
+    assert_eq!(
+        status_at(&http, &c, room).await,
+        on_a,
+        "C answers A's status"
+    );
     let forwarded = metric(&http, &a, "aeroplane_cluster_forwarded_connections").await;
     assert_eq!(forwarded, 2.0, "A serves two connections of other nodes");
 
@@ -144,8 +152,16 @@ async fn players_on_two_nodes_that_do_not_own_the_room_play_it_to_the_end_throug
     let seen_over = spectator
         .recv_until(|m| matches!(m, ServerMessage::GameOver(_)))
         .await;
-    assert_eq!(seen_over, ServerMessage::GameOver(over), "the spectator saw it");
-    assert_eq!(spectator.seen(), red.seen(), "the spectator saw every event");
+    assert_eq!(
+        seen_over,
+        ServerMessage::GameOver(over),
+        "the spectator saw it"
+    );
+    assert_eq!(
+        spectator.seen(),
+        red.seen(),
+        "the spectator saw every event"
+    );
 
     let record = record_from(&http, &b.process, room).await;
     check_record(&record, &before, actions_at(&record, &before));

@@ -68,10 +68,24 @@ pub enum HttpError {
     /// The database does not answer (503 `store_unavailable`).
     #[error("finished games cannot be read right now; play goes on, try again later")]
     StoreUnavailable,
+    /// Cluster mode: the room's lease names a node that cannot be forwarded to (409
+    /// `room_elsewhere`, the node in the message and in the `Aeroplane-Room-Owner` header): this
+    /// very node's name, held by another process under the same `--node-id` or by a room
+    /// closing here.
+    #[error("room {room} is served by node {node}; connect to that node")]
+    RoomElsewhere {
+        /// The room.
+        room: uuid::Uuid,
+        /// The node that owns it.
+        node: String,
+    },
     /// Something failed inside the server (500); the details go to the log only.
     #[error("internal error: {0:#}")]
     Internal(anyhow::Error),
 }
+
+/// The header of a 409 `room_elsewhere` that names the node owning the room.
+pub const OWNER_HEADER: &str = "aeroplane-room-owner";
 
 impl HttpError {
     /// A 400 with `code`.
@@ -158,6 +172,18 @@ impl IntoResponse for HttpError {
                 ErrorCode::StoreUnavailable,
                 self.to_string(),
             ),
+            HttpError::RoomElsewhere { ref node, .. } => {
+                let owner = axum::http::HeaderValue::from_str(node).ok();
+                let mut response = error_response(
+                    StatusCode::CONFLICT,
+                    ErrorCode::RoomElsewhere,
+                    self.to_string(),
+                );
+                if let Some(owner) = owner {
+                    response.headers_mut().insert(OWNER_HEADER, owner);
+                }
+                return response;
+            }
             HttpError::Internal(error) => {
                 tracing::error!(error = %format!("{error:#}"), "request failed");
                 let message = "the server could not complete the request".to_owned();

@@ -53,6 +53,11 @@ impl Cluster {
         })
     }
 
+    /// This node's name (`--node-id`).
+    pub fn node(&self) -> &str {
+        self.journals.leases().node().as_str()
+    }
+
     /// Whether the connection to the broker is up.
     pub fn broker_connected(&self) -> bool {
         self.journals.connected()

@@ -92,7 +92,8 @@ impl Forwarding {
             last_reroute: None,
             closed: false,
         };
-        let span = tracing::info_span!(parent: None, "proxy", room_id = %room, node_id = %self.node);
+        let span =
+            tracing::info_span!(parent: None, "proxy", room_id = %room, node_id = %self.node);
         tokio::spawn(proxy.run(commands).instrument(span));
         RoomHandle { id: room, inbox }
     }
