@@ -4,7 +4,8 @@
 //! it to the end through forwarding, a spectator on a third follows, a player reconnects
 //! through another node with the seat token, the room's status answers on every node; and when
 //! the owner is SIGKILLed, the clients on the other nodes keep their sockets, get a `snapshot`
-//! where they were, and finish the game on the room's new owner. Without a usable
+//! where they were, and finish the game on the room's new owner; an owner paused past its
+//! lease that wakes reaches none of them. Without a usable
 //! `nats-server` these tests skip loudly (and fail under CI), see `broker.rs`. The added
 //! latency of a forwarded request is printed (`--nocapture` shows it).
 
@@ -223,4 +224,57 @@ async fn clients_on_other_nodes_keep_their_sockets_when_the_owner_is_killed_and_
     let reroutes = metric(&http, &b, "aeroplane_cluster_reroutes_total").await
         + metric(&http, &c, "aeroplane_cluster_reroutes_total").await;
     assert!(reroutes >= 2.0, "both edges followed the room: {reroutes}");
+}
+
+#[tokio::test]
+async fn a_paused_owner_that_wakes_reaches_no_forwarded_client_and_the_game_goes_on_once() {
+    let Some(broker) = NatsServer::start() else {
+        return;
+    };
+    let store_dir = tempfile::tempdir().unwrap();
+    let store = shared_store(&store_dir);
+    let (mut a, b, c) = three_nodes(&broker, &store);
+    let http = reqwest::Client::new();
+    let room = create_room(&http, &a.process).await.id;
+    let (mut red, mut yellow) = seat_apart(&b, &c, room).await;
+    let turn = play_some(&mut red, &mut yellow, 10).await;
+    let before = red.sync().await;
+    yellow.catch_up(before.event).await;
+
+    // A freezes with the room, its lease and its NATS connection as they were. The player to
+    // act acts at once: the action reaches the frozen A only (it reads it when it wakes).
+    a.process.pause();
+    let actor = if turn.actor() == Side::Red {
+        &mut red
+    } else {
+        &mut yellow
+    };
+    match turn.pending() {
+        None => actor.roll().await,
+        Some(legal) => actor.move_plane(legal.iter().next().unwrap()).await,
+    }
+
+    // Once A's lease lapsed, B or C owns the room; both edges follow it there, and the
+    // clients, on their sockets, get a snapshot without that action.
+    for client in [&mut red, &mut yellow] {
+        let after = snapshot_after_failover(client).await;
+        assert_eq!(after.game, before.game, "the stale action is not there");
+    }
+    red.catch_up(yellow.seen()).await;
+
+    // A wakes: whatever its room still sends (the stale action is refused by the journal, its
+    // lease is lost, it closes its virtual connections) belongs to sessions the edges left, so
+    // no client sees it. The game goes on once, on the same sockets; every event each client
+    // receives follows the one before (the test client checks it).
+    a.process.resume();
+    play_to_end_from(turn, &mut red, &mut yellow, |_| {}).await;
+    let record = record_from(&http, &b.process, room).await;
+    check_record(&record, &before, actions_at(&record, &before));
+    stored_once(&b, &[room]).await;
+    let refused = metric(&http, &a, "aeroplane_journal_write_failures_total").await;
+    let renewals = metric(&http, &a, "aeroplane_cluster_lease_renew_failures_total").await;
+    eprintln!(
+        "pause: node-a woke with {refused} journal writes refused, {renewals} lease renewals failed"
+    );
+    assert!(refused + renewals >= 1.0, "A learned that it was fenced");
 }
