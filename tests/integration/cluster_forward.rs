@@ -49,6 +49,44 @@ async fn seat_apart(red_at: &Node, yellow_at: &Node, room: Uuid) -> (Client, Cli
     (red, yellow)
 }
 
+/// A game owned by node A whose players sit on B (Red) and C (Yellow), started.
+struct Apart {
+    _broker: NatsServer,
+    _store: tempfile::TempDir,
+    a: Node,
+    b: Node,
+    c: Node,
+    http: reqwest::Client,
+    room: Uuid,
+    red: Client,
+    yellow: Client,
+}
+
+impl Apart {
+    /// Three nodes, a room created on A, Red seated through B and Yellow through C; `None`
+    /// without a usable `nats-server`.
+    async fn start() -> Option<Apart> {
+        let broker = NatsServer::start()?;
+        let store_dir = tempfile::tempdir().unwrap();
+        let store = shared_store(&store_dir);
+        let (a, b, c) = three_nodes(&broker, &store);
+        let http = reqwest::Client::new();
+        let room = create_room(&http, &a.process).await.id;
+        let (red, yellow) = seat_apart(&b, &c, room).await;
+        Some(Apart {
+            _broker: broker,
+            _store: store_dir,
+            a,
+            b,
+            c,
+            http,
+            room,
+            red,
+            yellow,
+        })
+    }
+}
+
 /// A spectator of `room` through `node`, caught up with event `event`.
 async fn spectator_at(node: &Node, room: Uuid, event: u64) -> Client {
     let mut spectator = connect_to(node.process.addr, room).await;
@@ -174,15 +212,20 @@ async fn players_on_two_nodes_that_do_not_own_the_room_play_it_to_the_end_throug
 
 #[tokio::test]
 async fn clients_on_other_nodes_keep_their_sockets_when_the_owner_is_killed_and_finish_the_game() {
-    let Some(broker) = NatsServer::start() else {
+    let Some(Apart {
+        _broker,
+        _store,
+        mut a,
+        b,
+        c,
+        http,
+        room,
+        mut red,
+        mut yellow,
+    }) = Apart::start().await
+    else {
         return;
     };
-    let store_dir = tempfile::tempdir().unwrap();
-    let store = shared_store(&store_dir);
-    let (mut a, b, c) = three_nodes(&broker, &store);
-    let http = reqwest::Client::new();
-    let room = create_room(&http, &a.process).await.id;
-    let (mut red, mut yellow) = seat_apart(&b, &c, room).await;
     let mut spectator = spectator_at(&c, room, red.seen()).await;
     let turn = play_some(&mut red, &mut yellow, 10).await;
     let before = red.sync().await;
@@ -228,15 +271,20 @@ async fn clients_on_other_nodes_keep_their_sockets_when_the_owner_is_killed_and_
 
 #[tokio::test]
 async fn a_paused_owner_that_wakes_reaches_no_forwarded_client_and_the_game_goes_on_once() {
-    let Some(broker) = NatsServer::start() else {
+    let Some(Apart {
+        _broker,
+        _store,
+        mut a,
+        b,
+        c: _c,
+        http,
+        room,
+        mut red,
+        mut yellow,
+    }) = Apart::start().await
+    else {
         return;
     };
-    let store_dir = tempfile::tempdir().unwrap();
-    let store = shared_store(&store_dir);
-    let (mut a, b, c) = three_nodes(&broker, &store);
-    let http = reqwest::Client::new();
-    let room = create_room(&http, &a.process).await.id;
-    let (mut red, mut yellow) = seat_apart(&b, &c, room).await;
     let turn = play_some(&mut red, &mut yellow, 10).await;
     let before = red.sync().await;
     yellow.catch_up(before.event).await;
