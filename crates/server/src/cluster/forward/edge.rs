@@ -5,7 +5,7 @@
 //! proxy keeps, for each connection, its outbox, its session (new at every route), its last
 //! `join` and the seat token its `welcome` carried, so that it can follow the room to another
 //! node and join again for the client. Frames from the owner go into the outboxes unchanged,
-//! except a `welcome` answering such a re-join, which goes as a `snapshot`. Long (about 400
+//! except a `welcome` answering such a re-join, which goes as a `snapshot`. Long (about 550
 //! lines) because the proxy is one state machine: its route, its connections and the
 //! re-routing that changes both; cut apart, its steps would share every field anyway.
 
