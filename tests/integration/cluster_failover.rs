@@ -3,14 +3,13 @@
 //! real WebSockets. A SIGKILLed node's games (online, computer, local) resume on the other nodes
 //! while they run, with every action their players saw and their seat tokens, finish there and
 //! are stored once; a drained node's rooms are taken over within a scan, not a lease; a node
-//! answers 409 `room_elsewhere` for a room live on another; `/readyz` follows the broker.
+//! serves a room live on another through forwarding; `/readyz` follows the broker.
 //! The failover times are printed (`--nocapture` shows them). Without a usable `nats-server`
 //! these tests skip loudly (and fail under CI), see `broker.rs`.
 
 use std::time::{Duration, Instant};
 
-use aeroplane_protocol::api::{ApiError, GameList};
-use aeroplane_protocol::error::ErrorCode;
+use aeroplane_protocol::api::{GameList, RoomStatus};
 use aeroplane_protocol::server::{ServerMessage, Welcome};
 use aeroplane_protocol::snapshot::Snapshot;
 use aeroplane_rules::Side;
@@ -114,9 +113,10 @@ pub(crate) async fn metric_where(
         .sum()
 }
 
-/// Opens a WebSocket to `room` on one of `nodes`, starting with `nodes[first]`: a 409
-/// `room_elsewhere` naming one of them sends it there, one naming a dead node (whose lease has
-/// not lapsed yet) is tried again. Answers the client and the index of its node.
+/// Opens a WebSocket to `room` on one of `nodes`, starting with `nodes[first]`: any node
+/// accepts it now (forwarding to the owner), but a 409 `room_elsewhere` (from an older server)
+/// naming one of them sends it there, one naming a dead node is tried again. Answers the client
+/// and the index of its node.
 pub(crate) async fn connect_anywhere(nodes: &[&Node], room: Uuid, first: usize) -> (Client, usize) {
     let deadline = Instant::now() + TIMEOUT;
     let mut at = first;
@@ -381,7 +381,7 @@ async fn a_drained_nodes_rooms_are_taken_over_within_a_scan_and_finish() {
 }
 
 #[tokio::test]
-async fn a_room_live_on_another_node_is_room_elsewhere_and_readiness_follows_the_broker() {
+async fn a_room_live_on_another_node_is_served_through_any_node_and_readiness_follows_the_broker() {
     let Some(broker) = NatsServer::start() else {
         return;
     };
@@ -392,24 +392,21 @@ async fn a_room_live_on_another_node_is_room_elsewhere_and_readiness_follows_the
     let http = reqwest::Client::new();
     let room = create_room(&http, &a.process).await.id;
 
+    // B answers for A's room: its status, and a WebSocket forwarded to A.
     let status = http
         .get(b.process.url(&format!("/api/rooms/{room}")))
         .send()
         .await
         .unwrap();
-    assert_eq!(status.status(), 409);
-    assert_eq!(status.headers()[OWNER], "node-a");
-    let error: ApiError = status.json().await.unwrap();
-    assert_eq!(error.code, ErrorCode::RoomElsewhere);
-    assert!(error.message.contains("node-a"), "{}", error.message);
-    match try_connect_to(b.process.addr, room).await {
-        Err(tungstenite::Error::Http(response)) => {
-            assert_eq!(response.status(), 409);
-            assert_eq!(response.headers()[OWNER], "node-a");
-        }
-        Err(error) => panic!("{error}"),
-        Ok(_) => panic!("B upgraded a WebSocket for A's room"),
-    }
+    assert_eq!(status.status(), 200, "B answers the status of A's room");
+    let at_b: RoomStatus = status.json().await.unwrap();
+    let at_a: RoomStatus = a.process.get_json(&format!("/api/rooms/{room}")).await;
+    assert_eq!(at_b, at_a);
+    let mut through_b = connect_to(b.process.addr, room).await;
+    let welcome = through_b.join_player("Ann", None).await;
+    assert_eq!(welcome.snapshot.room_id, room);
+    let owned = metric(&http, &b, "aeroplane_cluster_rooms_owned").await;
+    assert_eq!(owned, 0.0, "B forwards, it did not take the room");
     let unknown = http
         .get(b.process.url(&format!("/api/rooms/{}", Uuid::new_v4())))
         .send()

@@ -1,5 +1,5 @@
 //! Outages short of a node's death, in cluster mode (issue 15), with real processes: an owner
-//! paused past its lease (SIGSTOP, then SIGCONT) wakes up fenced and lets its room go, so
+//! paused past its lease (SIGSTOP, then SIGCONT) wakes up fenced and lets its room go (and forwards it to the new owner), so
 //! nobody sees two continuations of one game; and one NATS server of a three-server NATS
 //! cluster killed mid-game (SIGKILL) stops nobody's play, the journal stream and the lease
 //! bucket being replicated on all three (`--nats-replicas 3`). Without a usable `nats-server`
@@ -12,13 +12,13 @@ use aeroplane_rules::Side;
 use aeroplane_server::room::journal::nats::{BUCKET, STREAM};
 
 use crate::broker::{NatsCluster, NatsServer};
-use crate::cluster_failover::{Node, OWNER, metric, shared_store, stored_once};
+use crate::cluster_failover::{Node, metric, shared_store, stored_once};
 use crate::cluster_journal::actions_at;
 use crate::restart::{check_record, create_room, play_some, record_from, rejoin, seat_both};
 use crate::support::{TIMEOUT, play_to_end_from};
 
-/// Waits until `node` serves `room` (it took the room over, by its scan or on this request),
-/// at most `within`; until then the room is live elsewhere (409).
+/// Waits until `node` owns `room` (it took the room over, by its scan or on a request), at most
+/// `within`: until then, every node forwards the room to its old owner.
 pub(crate) async fn served_by(
     http: &reqwest::Client,
     node: &Node,
@@ -26,20 +26,10 @@ pub(crate) async fn served_by(
     within: Duration,
 ) {
     let deadline = Instant::now() + within;
-    loop {
-        let status = http
-            .get(node.process.url(&format!("/api/rooms/{room}")))
-            .send()
-            .await
-            .unwrap()
-            .status();
-        if status == 200 {
-            return;
-        }
-        assert_eq!(status, 409, "the room is live somewhere until taken over");
+    while metric(http, node, "aeroplane_cluster_rooms_owned").await < 1.0 {
         assert!(
             Instant::now() < deadline,
-            "{} never took the room over",
+            "{} never took room {room} over",
             node.name
         );
         tokio::time::sleep(Duration::from_millis(25)).await;
@@ -114,13 +104,13 @@ async fn a_paused_owner_wakes_fenced_lets_the_room_go_and_nobody_sees_two_contin
         "pause: node-a woke with {refused} journal writes refused, {renewals} lease renewals failed"
     );
     assert!(refused + renewals >= 1.0, "A learned that it was fenced");
+    // A let the room go: it answers for it by forwarding to B.
     let status = http
         .get(a.process.url(&format!("/api/rooms/{room}")))
         .send()
         .await
         .unwrap();
-    assert_eq!(status.status(), 409, "A let the room go");
-    assert_eq!(status.headers()[OWNER], "node-b");
+    assert_eq!(status.status(), 200, "A forwards the room's status to B");
 
     // One game: A's clients saw events 1..=before, B's clients every event after it in order
     // (the client checks that each follows the last); the record holds both, and verifies.

@@ -8,6 +8,7 @@ mod child;
 mod client;
 mod clock;
 mod cluster_failover;
+mod cluster_forward;
 mod cluster_journal;
 mod cluster_outages;
 mod cluster_partition;

@@ -68,8 +68,10 @@ pub enum HttpError {
     /// The database does not answer (503 `store_unavailable`).
     #[error("finished games cannot be read right now; play goes on, try again later")]
     StoreUnavailable,
-    /// Cluster mode: another node holds the room's lease and serves it (409 `room_elsewhere`,
-    /// the owner in the message and in the `Aeroplane-Room-Owner` header).
+    /// Cluster mode: the room's lease names a node that cannot be forwarded to (409
+    /// `room_elsewhere`, the node in the message and in the `Aeroplane-Room-Owner` header): this
+    /// very node's name, held by another process under the same `--node-id` or by a room
+    /// closing here.
     #[error("room {room} is served by node {node}; connect to that node")]
     RoomElsewhere {
         /// The room.

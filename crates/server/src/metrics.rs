@@ -19,6 +19,8 @@
 //! | `aeroplane_cluster_rooms_owned` | gauge | `node`: room leases this node holds (`--nats-url`) |
 //! | `aeroplane_cluster_takeovers_total` | counter | `node`, `trigger` = `scan` \| `request`: rooms taken over from a lapsed or given-back lease |
 //! | `aeroplane_cluster_lease_renew_failures_total` | counter | `node`: lease renewals that failed (retried, or the room let go) |
+//! | `aeroplane_cluster_forwarded_connections` | gauge | `node`, `side` = `edge` \| `owner`: WebSockets forwarded to another node's room (`edge`), and other nodes' WebSockets served by this node's rooms (`owner`) |
+//! | `aeroplane_cluster_reroutes_total` | counter | `node`: forwarded rooms that followed their room to a new owner |
 //! | `aeroplane_journal_append_seconds` | histogram | `outcome` = `ok` \| `error`: a journal write to JetStream until its acknowledgement |
 //! | `aeroplane_rooms_let_go_total` | counter | `reason` = `fenced` \| `unacknowledged`: rooms stopped because their journal refused a write or could not acknowledge it (`--nats-url`) |
 //!
@@ -125,6 +127,14 @@ fn describe() {
         "aeroplane_rooms_let_go_total",
         "Rooms stopped, nothing of the failed write sent, because their journal refused it (fenced) or could not acknowledge it (unacknowledged)."
     );
+    metrics::describe_gauge!(
+        "aeroplane_cluster_forwarded_connections",
+        "WebSockets forwarded between nodes (cluster mode), by side: edge or owner."
+    );
+    metrics::describe_counter!(
+        "aeroplane_cluster_reroutes_total",
+        "Forwarded rooms that followed their room to a new owner (cluster mode)."
+    );
     metrics::describe_histogram!(
         "aeroplane_journal_append_seconds",
         metrics::Unit::Seconds,
@@ -166,6 +176,30 @@ pub fn cluster_room_owned(node: &str, change: f64) {
 pub fn cluster_takeover(node: &str, trigger: &'static str) {
     counter!("aeroplane_cluster_takeovers_total", "node" => node.to_owned(), "trigger" => trigger)
         .increment(1);
+}
+
+/// The sides of `aeroplane_cluster_forwarded_connections`.
+pub const FORWARDING_SIDES: [&str; 2] = ["edge", "owner"];
+
+/// Sets the forwarding metrics of `node` to zero, so they are scraped from the start.
+pub fn cluster_forwarding_started(node: &str) {
+    for side in FORWARDING_SIDES {
+        gauge!("aeroplane_cluster_forwarded_connections", "node" => node.to_owned(), "side" => side)
+            .set(0.0);
+    }
+    counter!("aeroplane_cluster_reroutes_total", "node" => node.to_owned()).absolute(0);
+}
+
+/// A connection forwarded on `node`'s side `side` (one of [`FORWARDING_SIDES`]) began (`1.0`)
+/// or ended (`-1.0`).
+pub fn cluster_forwarded(node: &str, side: &'static str, change: f64) {
+    gauge!("aeroplane_cluster_forwarded_connections", "node" => node.to_owned(), "side" => side)
+        .increment(change);
+}
+
+/// A forwarded room on `node` followed its room to a new owner.
+pub fn cluster_rerouted(node: &str) {
+    counter!("aeroplane_cluster_reroutes_total", "node" => node.to_owned()).increment(1);
 }
 
 /// A lease renewal of `node` failed.

@@ -40,8 +40,10 @@ pub struct AppState {
 
 impl AppState {
     /// The open room `id`: this node's, or, in cluster mode, one taken over now because its
-    /// journal is on the stream and nobody holds its lease. 404 `room_not_found` when there is
-    /// none; 409 `room_elsewhere` naming the node that holds it live.
+    /// journal is on the stream and nobody holds its lease, or one another node holds live,
+    /// reached through this node's forwarding proxy (`crate::cluster::forward`). 404
+    /// `room_not_found` when there is none; 409 `room_elsewhere` when the room's lease names
+    /// this very node but this process does not serve the room.
     pub async fn room(&self, id: uuid::Uuid) -> Result<RoomHandle, HttpError> {
         if let Some(room) = self.registry.get(id) {
             return Ok(room);
@@ -51,7 +53,13 @@ impl AppState {
         };
         match cluster.take_over(id).await {
             TakeOver::Here(room) => Ok(room),
-            TakeOver::Elsewhere { node } => Err(HttpError::RoomElsewhere { room: id, node }),
+            // The lease names this node, which does not serve the room: another process runs
+            // under the same `--node-id`, or the room is closing here. Forwarding to oneself
+            // would go in circles; the client is told to try again.
+            TakeOver::Elsewhere { node } if node == cluster.node() => {
+                Err(HttpError::RoomElsewhere { room: id, node })
+            }
+            TakeOver::Elsewhere { node } => Ok(cluster.forward(id, node)),
             TakeOver::Missing => Err(HttpError::room_not_found(id)),
             TakeOver::Failed => Err(HttpError::Internal(anyhow::anyhow!(
                 "cannot take room {id} over: the broker failed"

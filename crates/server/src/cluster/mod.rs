@@ -1,93 +1,66 @@
 //! Cluster mode (`--nats-url`): a node takes over, while it runs, the rooms whose owner died or
-//! gave them back.
+//! gave them back, and serves any room's clients by forwarding them to the room's owner.
 //!
 //! Why: a room's lease lapses when its node dies (SIGKILL, a lost machine) and is given back
-//! when its node drains (SIGTERM). Without this module such a room came back only when some node
-//! *started*. Now each node's [`Cluster`] task looks every third of `--lease-ms` (jittered, so
-//! nodes do not all ask at once) for journals on the stream that nobody holds a lease on, and
-//! takes each over: it creates the lease (compare-and-set: of several nodes, one wins) and
+//! when its node drains (SIGTERM). Without [`takeover`] such a room came back only when some
+//! node *started*. Now each node's takeover task looks every third of `--lease-ms` (jittered,
+//! so nodes do not all ask at once) for journals on the stream that nobody holds a lease on,
+//! and takes each over: it creates the lease (compare-and-set: of several nodes, one wins) and
 //! rebuilds the room exactly as a start-up restore does (`room::restore_one`). A request for a
 //! room this node does not have (its WebSocket, its status) asks the same task to take the room
 //! over at once ([`Cluster::take_over`]), so a client that reconnects is not kept waiting for
 //! the next look.
 //!
-//! One task does every takeover of its node, so two requests for one room never restore it
-//! twice here; other nodes are kept out by the lease. The task stops when the node drains: a
-//! draining node must not take back the rooms it is giving away. The room knows nothing of
-//! this: it is restored like at a start and journals through the same two traits.
+//! A room another node holds live is served here through [`forward`]: the WebSocket stays on
+//! this node (the *edge*) and its messages go to the owner over NATS, the room's frames come
+//! back the same way, and when the owner dies or lets the room go the edge follows the room to
+//! its next owner without the client noticing more than a `snapshot`. The room knows nothing of
+//! either: it is restored like at a start, journals through the same two traits, and sees a
+//! forwarded connection as one more outbox.
 //!
 //! Quick match across nodes ([`quick_match`]) starts with the cluster: one node runs the pool.
 
+pub mod forward;
 pub mod quick_match;
+pub mod takeover;
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use tokio::sync::{mpsc, oneshot};
-use tokio::time::Instant;
-use tracing::Instrument;
 use uuid::Uuid;
 
-use crate::room::journal::nats::{Claim, NatsJournals};
-use crate::room::{RoomContext, RoomHandle, restore_one};
+use crate::room::journal::nats::NatsJournals;
+use crate::room::{RoomContext, RoomHandle};
+pub use forward::Forwarding;
+pub use takeover::{TakeOver, TakeOvers};
 
-/// How many takeover requests may wait for the task.
-const REQUESTS: usize = 256;
-
-/// This node's part in the cluster: the takeover task, and the broker's state for `/readyz`.
+/// This node's part in the cluster: the takeover task, forwarding, and the broker's state for
+/// `/readyz`.
 #[derive(Debug)]
 pub struct Cluster {
     journals: Arc<NatsJournals>,
-    requests: mpsc::Sender<Request>,
+    takeovers: TakeOvers,
+    forwarding: Arc<Forwarding>,
     quick_matches: quick_match::QuickMatches,
-}
-
-/// What asking for a room this node does not have came to.
-#[derive(Debug)]
-pub enum TakeOver {
-    /// The room is open on this node: it was already, or it was taken over now.
-    Here(RoomHandle),
-    /// Another node holds the room's lease: the room is live there.
-    Elsewhere {
-        /// The owner's node name.
-        node: String,
-    },
-    /// No live room has this id (no journal, the game is over, or the node is draining).
-    Missing,
-    /// The broker did not answer as it should (logged).
-    Failed,
-}
-
-/// A request for one room, answered by the task.
-struct Request {
-    room: Uuid,
-    reply: oneshot::Sender<TakeOver>,
 }
 
 impl Cluster {
     /// Starts this node's takeover task, which looks for unowned rooms every third of the
-    /// lease (jittered) until the node drains.
+    /// lease (jittered) until the node drains, and its forwarding (the owner's side listens for
+    /// other nodes' connections to this node's rooms).
     pub fn start(journals: Arc<NatsJournals>, context: RoomContext) -> Arc<Cluster> {
-        let (requests, inbox) = mpsc::channel(REQUESTS);
-        let node = journals.leases().node().to_string();
-        let every = journals.leases().ttl() / 3;
+        let takeovers = TakeOvers::start(journals.clone(), context.clone());
+        let forwarding = Forwarding::start(&journals, &context, takeovers.clone());
         let quick_matches = quick_match::QuickMatches::start(
             journals.jetstream().clone(),
-            node.clone(),
+            journals.leases().node().to_string(),
             journals.leases().ttl(),
             context.config.nats_replicas(),
-            context.clone(),
-        );
-        let span = tracing::info_span!(parent: None, "cluster", node_id = %node);
-        let taker = Taker {
-            journals: journals.clone(),
             context,
-            node,
-        };
-        tokio::spawn(taker.run(inbox, every).instrument(span));
+        );
         Arc::new(Cluster {
             journals,
-            requests,
+            takeovers,
+            forwarding,
             quick_matches,
         })
     }
@@ -95,6 +68,11 @@ impl Cluster {
     /// Quick match across the cluster's nodes.
     pub fn quick_matches(&self) -> &quick_match::QuickMatches {
         &self.quick_matches
+    }
+
+    /// This node's name (`--node-id`).
+    pub fn node(&self) -> &str {
+        self.journals.leases().node().as_str()
     }
 
     /// Whether the connection to the broker is up.
@@ -105,101 +83,12 @@ impl Cluster {
     /// Room `room` on this node: open here already, or taken over now if its journal is on the
     /// stream and nobody holds its lease.
     pub async fn take_over(&self, room: Uuid) -> TakeOver {
-        let (reply, answer) = oneshot::channel();
-        if self.requests.send(Request { room, reply }).await.is_err() {
-            // The task stopped: the node is draining.
-            return TakeOver::Missing;
-        }
-        answer.await.unwrap_or(TakeOver::Missing)
-    }
-}
-
-/// What woke the takeover task.
-enum Woken {
-    /// The node drains.
-    Stop,
-    /// A request for a room.
-    Request(Request),
-    /// Time to look for unowned rooms.
-    Scan,
-}
-
-/// The takeover task's state.
-struct Taker {
-    journals: Arc<NatsJournals>,
-    context: RoomContext,
-    node: String,
-}
-
-impl Taker {
-    /// Answers requests and looks for unowned rooms every `every` or so, until the node drains.
-    async fn run(self, mut requests: mpsc::Receiver<Request>, every: Duration) {
-        let mut stopping = self.context.lifecycle.stopping();
-        let mut next = Instant::now() + jittered(every);
-        loop {
-            let woken = tokio::select! {
-                _ = stopping.wait_for(|stop| *stop) => Woken::Stop,
-                request = requests.recv() => request.map_or(Woken::Stop, Woken::Request),
-                () = tokio::time::sleep_until(next) => Woken::Scan,
-            };
-            match woken {
-                Woken::Stop => return,
-                Woken::Request(Request { room, reply }) => {
-                    let _ = reply.send(self.take_over(room, "request").await);
-                }
-                Woken::Scan => {
-                    self.scan().await;
-                    next = Instant::now() + jittered(every);
-                }
-            }
-        }
+        self.takeovers.take_over(room).await
     }
 
-    /// Takes over every room on the stream that nobody holds a lease on.
-    async fn scan(&self) {
-        for room in self.journals.unowned().await {
-            if self.context.lifecycle.is_draining() {
-                return;
-            }
-            if self.context.registry.get(room).is_none() {
-                self.take_over(room, "scan").await;
-            }
-        }
+    /// A handle to room `room`, live on node `owner`, whose inbox forwards to that node (see
+    /// [`forward`]).
+    pub fn forward(&self, room: Uuid, owner: String) -> RoomHandle {
+        self.forwarding.handle(room, owner)
     }
-
-    /// Room `room`, open here already or taken over now (`trigger` labels the metric).
-    async fn take_over(&self, room: Uuid, trigger: &'static str) -> TakeOver {
-        if let Some(handle) = self.context.registry.get(room) {
-            return TakeOver::Here(handle);
-        }
-        if self.context.lifecycle.is_draining() {
-            return TakeOver::Missing;
-        }
-        let started = Instant::now();
-        match self.journals.claim(room).await {
-            Claim::Loaded(loaded) => match restore_one(loaded, &self.context).await {
-                Some(handle) => {
-                    crate::metrics::cluster_takeover(&self.node, trigger);
-                    tracing::info!(
-                        room_id = %room,
-                        node_id = %self.node,
-                        trigger,
-                        took_ms = started.elapsed().as_millis() as u64,
-                        "took over a room"
-                    );
-                    TakeOver::Here(handle)
-                }
-                None => TakeOver::Missing,
-            },
-            Claim::Elsewhere { node } => TakeOver::Elsewhere { node },
-            Claim::Missing => TakeOver::Missing,
-            Claim::Failed(_) => TakeOver::Failed,
-        }
-    }
-}
-
-/// `every`, give or take a quarter, so that nodes started together do not look together.
-fn jittered(every: Duration) -> Duration {
-    let spread = getrandom::u32().unwrap_or(u32::MAX / 2) as f64 / u32::MAX as f64;
-    every.mul_f64(0.75 + spread / 2.0)
 }

@@ -33,8 +33,8 @@ pub fn router() -> Router<AppState> {
 
 /// Upgrades to a WebSocket for an open room (404 before upgrading when there is none; in
 /// cluster mode a room whose lease lapsed is taken over first, and one live on another node is
-/// 409 `room_elsewhere`; a
-/// browser page from a foreign origin was refused with 403 by `crate::http::edge`). A request
+/// reached through this node's forwarding proxy, `crate::cluster::forward`; a browser page
+/// from a foreign origin was refused with 403 by `crate::http::edge`). A request
 /// that is not a WebSocket upgrade is 400 `bad_field`.
 async fn upgrade(
     State(state): State<AppState>,

@@ -342,6 +342,12 @@ impl NatsJournals {
         })
     }
 
+    /// The connection to the NATS servers, for what nodes send each other
+    /// (`crate::cluster::forward`).
+    pub fn client(&self) -> async_nats::Client {
+        self.jetstream.client()
+    }
+
     /// Whether the connection to the NATS server is up (for `/readyz`).
     pub fn connected(&self) -> bool {
         self.jetstream.client().connection_state() == async_nats::connection::State::Connected
