@@ -395,7 +395,7 @@ impl Client {
 
     /// Sends `join` and returns the answer (a `welcome` or an `error`).
     pub(crate) async fn join(&mut self, join: Join) -> ServerMessage {
-        self.send(&ClientMessage::Join(join)).await;
+        self.send(&ClientMessage::Join(Box::new(join))).await;
         let answer = self
             .recv_until(|m| matches!(m, ServerMessage::Welcome(_) | ServerMessage::Error(_)))
             .await;

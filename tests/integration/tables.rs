@@ -435,9 +435,9 @@ async fn bad_editions_player_counts_and_seats_are_refused_with_stable_codes() {
     .await;
     let mut client = app.connect(room.id).await;
     client
-        .send(&aeroplane_protocol::client::ClientMessage::Join(
+        .send(&aeroplane_protocol::client::ClientMessage::Join(Box::new(
             player_join("Ann", Some(Side::Green), None, None),
-        ))
+        )))
         .await;
     client.expect_error(ErrorCode::BadField).await;
 }

@@ -153,7 +153,7 @@ impl Connection {
                             return Ended::Dropped { code: None, reason: "dropped by the client".into() };
                         }
                         Some(Command::Join(join)) => {
-                            let message = ClientMessage::Join(join.clone());
+                            let message = ClientMessage::Join(Box::new(join.clone()));
                             self.join = Some(join);
                             message
                         }
@@ -199,7 +199,7 @@ impl Connection {
                 continue;
             };
             if let Some(join) = &self.join {
-                let rejoin = ClientMessage::Join(join.clone());
+                let rejoin = ClientMessage::Join(Box::new(join.clone()));
                 if socket.send(Message::text(rejoin.to_json())).await.is_err() {
                     continue;
                 }

@@ -99,7 +99,7 @@ impl Bot {
         let (outbox, mut frames) = outgoing::queue(queue, closer.clone());
         let conn = bot_conn(self.seat.colour);
         let connect = RoomCommand::Connect { conn, outbox };
-        let join = ClientMessage::Join(Join {
+        let join = ClientMessage::Join(Box::new(Join {
             id: None,
             role: Role::Player,
             name: NAME.to_owned(),
@@ -108,7 +108,7 @@ impl Bot {
             token: Some(self.token.as_str().to_owned()),
             client_seed: None,
             player: None,
-        });
+        }));
         if room.inbox.send(connect).await.is_err() || !send(&room, conn, join).await {
             return;
         }

@@ -36,8 +36,9 @@ pub enum RoomCommand {
     Join {
         /// The connection.
         conn: ConnId,
-        /// The message.
-        join: Join,
+        /// The message (boxed like `ClientMessage::Join`'s, so that a room's inbox, a block of
+        /// 32 commands per room, stays small).
+        join: Box<Join>,
         /// The identified player.
         player: Option<Uuid>,
     },

@@ -19,7 +19,7 @@ use crate::token::SeatToken;
 impl Room {
     /// Handles a `join` by `player` (an identified player, credentials checked; `None`:
     /// anonymous).
-    pub(super) fn join(&mut self, conn: ConnId, join: Join, player: Option<Uuid>) {
+    pub(super) fn join(&mut self, conn: ConnId, join: Box<Join>, player: Option<Uuid>) {
         if self.seats.role_of(conn).is_some() {
             let error = ServerMessage::error(join.id, ErrorCode::AlreadyJoined, "already joined");
             return self.reply(conn, &error);

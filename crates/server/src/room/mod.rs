@@ -35,6 +35,7 @@ mod record;
 pub mod registry;
 mod restore;
 mod setup;
+mod sizes;
 mod social;
 mod task;
 

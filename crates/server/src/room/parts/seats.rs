@@ -11,7 +11,7 @@
 //! reclaiming, leaving and sending all touch both; the local room's shared seats and the
 //! seating of 2 to 4 players are a few functions of it, not a part of their own.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use aeroplane_dice::ClientSeed;
 use aeroplane_protocol::client::{Join, Role};
@@ -24,6 +24,7 @@ use axum::extract::ws::Utf8Bytes;
 use tokio::time::Instant;
 use uuid::Uuid;
 
+use super::by_side::BySide;
 use super::timeline::Refusal;
 use crate::outgoing::{Outbox, SendError};
 use crate::room::handle::ConnId;
@@ -97,7 +98,8 @@ struct Conn {
 pub(in crate::room) struct Seats {
     /// The colours that play, in turn order.
     sides: &'static [Side],
-    seats: BTreeMap<Side, Seat>,
+    /// Room for exactly the colours that play (a `BTreeMap` node would hold eleven).
+    seats: BySide<Seat>,
     conns: HashMap<ConnId, Conn>,
     /// Whether one player holds every seat (a local room).
     shared: bool,
@@ -109,7 +111,7 @@ impl Seats {
     pub(in crate::room) fn new(shared: bool, sides: &'static [Side]) -> Seats {
         Seats {
             sides,
-            seats: BTreeMap::new(),
+            seats: BySide::with_capacity(sides.len()),
             conns: HashMap::new(),
             shared,
         }

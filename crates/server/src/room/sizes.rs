@@ -1,0 +1,44 @@
+//! Pins the sizes of what every room holds, so that memory per room does not creep back.
+//!
+//! Memory per room and per seated connection is a target of the load benchmark
+//! (docs/benchmarks.md, stops 13 to 16). These are the room's inline parts and the command its
+//! inbox carries: a room's inbox is a tokio channel, which allocates its slots 32 at a time, so
+//! every byte of [`RoomCommand`] costs 32 per room, idle or not. The bounds are what stop 16
+//! measured (a 64-bit build); a change that grows one past it should say why in the benchmark
+//! notes and move the bound with it.
+
+#[cfg(test)]
+mod tests {
+    use std::mem::size_of;
+
+    use aeroplane_protocol::client::ClientMessage;
+
+    use super::super::core::Room;
+    use super::super::handle::RoomCommand;
+    use super::super::journal::Writer;
+
+    #[test]
+    fn a_room_command_stays_small_since_each_inbox_holds_a_block_of_32() {
+        // A `join` is boxed (144 bytes inline); any other client message is at most 40 bytes.
+        assert!(
+            size_of::<ClientMessage>() <= 40,
+            "{}",
+            size_of::<ClientMessage>()
+        );
+        // 176 bytes before stop 16: 5.5 KiB of inbox per room, now 1.5 KiB.
+        assert!(
+            size_of::<RoomCommand>() <= 48,
+            "{}",
+            size_of::<RoomCommand>()
+        );
+    }
+
+    #[test]
+    fn the_room_and_its_journal_writer_stay_small() {
+        // The waiting room's setup is boxed: a playing room has none, and inline it was 568
+        // bytes of every room.
+        assert!(size_of::<Writer>() <= 136, "{}", size_of::<Writer>());
+        // 1,728 bytes in stop 15, 1,440 in stop 14.
+        assert!(size_of::<Room>() <= 1168, "{}", size_of::<Room>());
+    }
+}
