@@ -161,7 +161,7 @@ impl Taker {
 }
 
 /// `every`, give or take a quarter, so that nodes started together do not look together.
-fn jittered(every: Duration) -> Duration {
+pub(crate) fn jittered(every: Duration) -> Duration {
     let spread = getrandom::u32().unwrap_or(u32::MAX / 2) as f64 / u32::MAX as f64;
     every.mul_f64(0.75 + spread / 2.0)
 }

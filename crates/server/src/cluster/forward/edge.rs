@@ -116,7 +116,7 @@ struct Forwarded {
     /// Its session on the current route.
     session: Uuid,
     /// Its last `join` sent, with the identified player.
-    join: Option<(Join, Option<Uuid>)>,
+    join: Option<(Box<Join>, Option<Uuid>)>,
     /// The seat token of its `welcome` (a player's).
     token: Option<String>,
     /// Whether the room welcomed it.

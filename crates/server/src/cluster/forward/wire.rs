@@ -57,7 +57,7 @@ pub(super) enum ToOwner {
     /// Its `join`, the player's credentials checked by the edge.
     Join {
         session: Uuid,
-        join: Join,
+        join: Box<Join>,
         player: Option<Uuid>,
     },
     /// Another message.

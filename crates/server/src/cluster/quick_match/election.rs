@@ -49,7 +49,7 @@ impl Election {
             }
             tokio::select! {
                 _ = stopping.wait_for(|stop| *stop) => return,
-                () = tokio::time::sleep(super::super::jittered(every)) => {}
+                () = tokio::time::sleep(crate::cluster::takeover::jittered(every)) => {}
             }
         };
         let mut held = None;
@@ -57,7 +57,7 @@ impl Election {
             held = self.round(&bucket, held).await;
             tokio::select! {
                 _ = stopping.wait_for(|stop| *stop) => break,
-                () = tokio::time::sleep(super::super::jittered(every)) => {}
+                () = tokio::time::sleep(crate::cluster::takeover::jittered(every)) => {}
             }
         }
         if let Some(held) = held {
