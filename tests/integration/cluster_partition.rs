@@ -26,7 +26,7 @@ use uuid::Uuid;
 
 use crate::broker::{NatsCluster, NatsServer};
 use crate::child::ServerProcess;
-use crate::cluster_failover::{Node, OWNER, metric, metric_where, shared_store, stored_once};
+use crate::cluster_failover::{Node, metric, metric_where, shared_store, stored_once};
 use crate::cluster_journal::actions_at;
 use crate::cluster_outages::served_by;
 use crate::netns::{INSIDE, Namespace, OUTSIDE};
@@ -107,17 +107,25 @@ async fn act(turn: &TurnView, red: &mut Client, yellow: &mut Client) {
     }
 }
 
-/// Healed, node-a does not act for `room`: it answers 409 `room_elsewhere` naming node-b,
-/// took nothing over, and JetStream acknowledged it no journal write since the cut (`written`
-/// then).
+/// Healed, node-a does not act for `room`: it owns no room (it answers the room's status by
+/// forwarding to node-b), took nothing over, and JetStream acknowledged it no journal write
+/// since the cut (`written` then).
 async fn healed_as_a_non_owner(http: &reqwest::Client, a: &Node, room: Uuid, written: f64) {
     let status = http
         .get(a.process.url(&format!("/api/rooms/{room}")))
         .send()
         .await
         .unwrap();
-    assert_eq!(status.status(), 409, "A does not serve the room");
-    assert_eq!(status.headers()[OWNER], "node-b");
+    assert_eq!(
+        status.status(),
+        200,
+        "A forwards the room's status to its owner"
+    );
+    assert_eq!(
+        metric(http, a, "aeroplane_cluster_rooms_owned").await,
+        0.0,
+        "A owns no room"
+    );
     assert_eq!(
         metric(http, a, "aeroplane_cluster_takeovers_total").await,
         0.0,

@@ -1,7 +1,7 @@
 //! Quick match across nodes (issue 15), with real processes: server nodes on one `nats-server`
 //! child, sharing one SQLite store. Players asking on different nodes are paired by the one
-//! matchmaker (the node holding the key `quick-match`), play in the room it opened (following a
-//! 409 `room_elsewhere` to it), and the game is stored once; a four-player queue fills from
+//! matchmaker (the node holding the key `quick-match`), play in the room it opened (each through
+//! the node it asked, which forwards to the room's owner), and the game is stored once; a four-player queue fills from
 //! three nodes; identified players' game is rated; the matchmaker's death moves the pool to
 //! another node; a closed request is withdrawn. Without a usable `nats-server` these tests skip
 //! loudly (and fail under CI), see `broker.rs`.
@@ -13,7 +13,7 @@ use aeroplane_protocol::server::ServerMessage;
 use aeroplane_rules::Side;
 
 use crate::broker::NatsServer;
-use crate::cluster_failover::{Node, connect_anywhere, shared_store, stored_once};
+use crate::cluster_failover::{Node, connect_anywhere, metric, shared_store, stored_once};
 use crate::identity::{Identity, new_identity_at};
 use crate::support::{Client, play_to_end};
 
@@ -61,22 +61,34 @@ fn named(name: &str) -> serde_json::Value {
     serde_json::json!({ "name": name })
 }
 
-/// Joins the seat of `matched` on whichever of `nodes` owns its room, starting at `first`;
-/// answers the client and the owner's index.
-async fn take_seat(nodes: &[&Node], matched: &QuickMatched, first: usize) -> (Client, usize) {
-    let (mut client, at) = connect_anywhere(nodes, matched.room_id, first).await;
+/// Joins the seat of `matched` through `nodes[first]` (which forwards it to the room's owner).
+async fn take_seat(nodes: &[&Node], matched: &QuickMatched, first: usize) -> Client {
+    let (mut client, _) = connect_anywhere(nodes, matched.room_id, first).await;
     let welcome = client.join_with_token(&matched.token).await;
     assert_eq!(welcome.colour, Some(matched.colour));
-    (client, at)
+    client
+}
+
+/// The index of the one node of `nodes` that owns rooms (its `aeroplane_cluster_rooms_owned`).
+async fn sole_owner(nodes: &[&Node]) -> usize {
+    let http = reqwest::Client::new();
+    let mut owners = Vec::new();
+    for (index, node) in nodes.iter().enumerate() {
+        if metric(&http, node, "aeroplane_cluster_rooms_owned").await > 0.0 {
+            owners.push(index);
+        }
+    }
+    assert_eq!(owners.len(), 1, "one node owns the rooms");
+    owners[0]
 }
 
 /// Seats both players of a two-player quick match (each starting at their own node) and
-/// answers Red's and Yellow's clients, Red caught up with Yellow's arrival, and the owner.
+/// answers Red's and Yellow's clients, Red caught up with Yellow's arrival.
 async fn seat_pair(
     nodes: &[&Node],
     (one, one_at): (&QuickMatched, usize),
     (two, two_at): (&QuickMatched, usize),
-) -> (Client, Client, usize) {
+) -> (Client, Client) {
     assert_eq!(one.room_id, two.room_id, "paired into one room");
     assert_ne!(one.colour, two.colour);
     let (red, yellow) = if one.colour == Side::Red {
@@ -84,11 +96,10 @@ async fn seat_pair(
     } else {
         ((two, two_at), (one, one_at))
     };
-    let (mut red, owner) = take_seat(nodes, red.0, red.1).await;
-    let (yellow, also) = take_seat(nodes, yellow.0, yellow.1).await;
-    assert_eq!(owner, also, "one owner");
+    let mut red = take_seat(nodes, red.0, red.1).await;
+    let yellow = take_seat(nodes, yellow.0, yellow.1).await;
     red.catch_up(yellow.seen()).await;
-    (red, yellow, owner)
+    (red, yellow)
 }
 
 #[tokio::test]
@@ -101,8 +112,8 @@ async fn two_players_asking_on_different_nodes_are_paired_and_play_to_the_end() 
     let ann = ask(&b, named("Ann"), None);
     let bob = ask(&c, named("Bob"), None);
     let (ann, bob) = (ann.await.unwrap(), bob.await.unwrap());
-    let (mut red, mut yellow, owner) = seat_pair(&nodes, (&ann, 1), (&bob, 2)).await;
-    eprintln!("paired by {}", nodes[owner].name);
+    let (mut red, mut yellow) = seat_pair(&nodes, (&ann, 1), (&bob, 2)).await;
+    eprintln!("paired by {}", nodes[sole_owner(&nodes).await].name);
     play_to_end(&mut red, &mut yellow, |_| {}).await;
     crate::restart::record_from(&reqwest::Client::new(), &a.process, ann.room_id).await;
     stored_once(&a, &[ann.room_id]).await;
@@ -154,7 +165,7 @@ async fn two_identified_players_on_different_nodes_play_a_rated_game() {
     let ann_asks = ask(&b, named("Ann"), Some(&ann));
     let bob_asks = ask(&c, named("Bob"), Some(&bob));
     let (ann_seat, bob_seat) = (ann_asks.await.unwrap(), bob_asks.await.unwrap());
-    let (mut red, mut yellow, _) = seat_pair(&nodes, (&ann_seat, 1), (&bob_seat, 2)).await;
+    let (mut red, mut yellow) = seat_pair(&nodes, (&ann_seat, 1), (&bob_seat, 2)).await;
     red.resign().await;
     for client in [&mut red, &mut yellow] {
         client
@@ -183,7 +194,8 @@ async fn after_the_matchmaker_is_sigkilled_the_other_nodes_still_pair() {
     let bob = ask(&nodes[1], named("Bob"), None);
     let (ann, bob) = (ann.await.unwrap(), bob.await.unwrap());
     let all: Vec<&Node> = nodes.iter().collect();
-    let (_red, _yellow, matchmaker) = seat_pair(&all, (&ann, 0), (&bob, 1)).await;
+    let (_red, _yellow) = seat_pair(&all, (&ann, 0), (&bob, 1)).await;
+    let matchmaker = sole_owner(&all).await;
     eprintln!("killing the matchmaker {}", nodes[matchmaker].name);
     nodes[matchmaker].process.kill();
     let killed = std::time::Instant::now();
@@ -202,8 +214,7 @@ async fn after_the_matchmaker_is_sigkilled_the_other_nodes_still_pair() {
         "paired {} ms after the matchmaker's death",
         killed.elapsed().as_millis()
     );
-    let (mut red, _yellow, owner) = seat_pair(&survivors, (&cy, 0), (&di, 1)).await;
-    eprintln!("the new matchmaker is {}", survivors[owner].name);
+    let (mut red, _yellow) = seat_pair(&survivors, (&cy, 0), (&di, 1)).await;
     red.roll().await;
 }
 
