@@ -5,7 +5,8 @@
 //! through another node with the seat token, the room's status answers on every node; and when
 //! the owner is SIGKILLed, the clients on the other nodes keep their sockets, get a `snapshot`
 //! where they were, and finish the game on the room's new owner; an owner paused past its
-//! lease that wakes reaches none of them. Without a usable
+//! lease that wakes reaches none of them. The same on a three-server NATS cluster (replicas 3),
+//! with a player who reconnects through the owner and then a third node. Without a usable
 //! `nats-server` these tests skip loudly (and fail under CI), see `broker.rs`. The added
 //! latency of a forwarded request is printed (`--nocapture` shows it).
 
@@ -17,19 +18,20 @@ use aeroplane_protocol::snapshot::Snapshot;
 use aeroplane_rules::Side;
 use uuid::Uuid;
 
-use crate::broker::NatsServer;
+use crate::broker::{NatsCluster, NatsServer};
 use crate::cluster_failover::{Node, metric, shared_store, stored_once};
 use crate::cluster_journal::actions_at;
 use crate::restart::{check_record, create_room, play_some, record_from};
 use crate::support::{Client, connect_to, play_to_end_from, player_join, welcome};
 
-/// Three nodes on `broker` with short leases, storing finished games at `store`.
-fn three_nodes(broker: &NatsServer, store: &str) -> (Node, Node, Node) {
+/// Three nodes on the NATS servers at `urls` with short leases (and `extra` flags), storing
+/// finished games at `store`.
+fn three_nodes(urls: &str, store: &str, extra: &[&str]) -> (Node, Node, Node) {
     let lease = "1500";
     (
-        Node::start_with(&broker.url, store, "node-a", lease, &[]),
-        Node::start_with(&broker.url, store, "node-b", lease, &[]),
-        Node::start_with(&broker.url, store, "node-c", lease, &[]),
+        Node::start_with(urls, store, "node-a", lease, extra),
+        Node::start_with(urls, store, "node-b", lease, extra),
+        Node::start_with(urls, store, "node-c", lease, extra),
     )
 }
 
@@ -51,7 +53,8 @@ async fn seat_apart(red_at: &Node, yellow_at: &Node, room: Uuid) -> (Client, Cli
 
 /// A game owned by node A whose players sit on B (Red) and C (Yellow), started.
 struct Apart {
-    _broker: NatsServer,
+    /// The NATS server or servers, stopped when the test ends.
+    _broker: Box<dyn std::any::Any + Send>,
     _store: tempfile::TempDir,
     a: Node,
     b: Node,
@@ -67,13 +70,20 @@ impl Apart {
     /// without a usable `nats-server`.
     async fn start() -> Option<Apart> {
         let broker = NatsServer::start()?;
+        let urls = broker.url.clone();
+        Some(Apart::on(&urls, &[], Box::new(broker)).await)
+    }
+
+    /// The same on the NATS servers at `urls` (kept running by `broker`), nodes started with
+    /// `extra` flags.
+    async fn on(urls: &str, extra: &[&str], broker: Box<dyn std::any::Any + Send>) -> Apart {
         let store_dir = tempfile::tempdir().unwrap();
         let store = shared_store(&store_dir);
-        let (a, b, c) = three_nodes(&broker, &store);
+        let (a, b, c) = three_nodes(urls, &store, extra);
         let http = reqwest::Client::new();
         let room = create_room(&http, &a.process).await.id;
         let (red, yellow) = seat_apart(&b, &c, room).await;
-        Some(Apart {
+        Apart {
             _broker: broker,
             _store: store_dir,
             a,
@@ -83,7 +93,7 @@ impl Apart {
             room,
             red,
             yellow,
-        })
+        }
     }
 }
 
@@ -139,7 +149,7 @@ async fn players_on_two_nodes_that_do_not_own_the_room_play_it_to_the_end_throug
     };
     let store_dir = tempfile::tempdir().unwrap();
     let store = shared_store(&store_dir);
-    let (a, b, c) = three_nodes(&broker, &store);
+    let (a, b, c) = three_nodes(&broker.url, &store, &[]);
     let http = reqwest::Client::new();
 
     // The room is created on A, which owns it; nobody plays on A.
@@ -212,7 +222,45 @@ async fn players_on_two_nodes_that_do_not_own_the_room_play_it_to_the_end_throug
 
 #[tokio::test]
 async fn clients_on_other_nodes_keep_their_sockets_when_the_owner_is_killed_and_finish_the_game() {
-    let Some(Apart {
+    let Some(apart) = Apart::start().await else {
+        return;
+    };
+    outlive_the_owner(apart, 2.0).await;
+}
+
+#[tokio::test]
+async fn on_a_three_server_nats_cluster_players_on_other_nodes_reconnect_anywhere_and_outlive_the_owner()
+ {
+    let Some(nats) = NatsCluster::start() else {
+        return;
+    };
+    let urls = nats.urls();
+    let mut apart = Apart::on(&urls, &["--nats-replicas", "3"], Box::new(nats)).await;
+    // Red leaves node B and comes back through node A, the owner, then through node C.
+    play_some(&mut apart.red, &mut apart.yellow, 6).await;
+    let token = apart.red.token.clone().unwrap();
+    for node in [&apart.a, &apart.c] {
+        let mut red = connect_to(node.process.addr, apart.room).await;
+        let again = red.join_with_token(&token).await;
+        assert_eq!(
+            again.colour,
+            Some(Side::Red),
+            "Red again through {}",
+            node.name
+        );
+        apart.red = red;
+    }
+    apart.yellow.catch_up(apart.red.seen()).await;
+    apart.red.catch_up(apart.yellow.seen()).await;
+    // Both players are on C now: one edge.
+    outlive_the_owner(apart, 1.0).await;
+}
+
+/// Node A, the owner, is SIGKILLed mid-game: its players on B and C and a spectator on C keep
+/// their sockets, get a `snapshot` where the game stood, and finish it on the new owner; the
+/// game is stored once; each of the `edges` nodes that forward its clients re-routed.
+async fn outlive_the_owner(apart: Apart, edges: f64) {
+    let Apart {
         _broker,
         _store,
         mut a,
@@ -222,10 +270,7 @@ async fn clients_on_other_nodes_keep_their_sockets_when_the_owner_is_killed_and_
         room,
         mut red,
         mut yellow,
-    }) = Apart::start().await
-    else {
-        return;
-    };
+    } = apart;
     let mut spectator = spectator_at(&c, room, red.seen()).await;
     let turn = play_some(&mut red, &mut yellow, 10).await;
     let before = red.sync().await;
@@ -238,7 +283,7 @@ async fn clients_on_other_nodes_keep_their_sockets_when_the_owner_is_killed_and_
     let killed = Instant::now();
     a.process.kill();
     for (who, client) in [
-        ("Red on node-b", &mut red),
+        ("Red", &mut red),
         ("Yellow on node-c", &mut yellow),
         ("the spectator on node-c", &mut spectator),
     ] {
@@ -266,7 +311,10 @@ async fn clients_on_other_nodes_keep_their_sockets_when_the_owner_is_killed_and_
     assert_eq!(takeovers, 1.0, "one node took the room over");
     let reroutes = metric(&http, &b, "aeroplane_cluster_reroutes_total").await
         + metric(&http, &c, "aeroplane_cluster_reroutes_total").await;
-    assert!(reroutes >= 2.0, "both edges followed the room: {reroutes}");
+    assert!(
+        reroutes >= edges,
+        "the {edges} edge node(s) followed the room: {reroutes}"
+    );
 }
 
 #[tokio::test]
