@@ -134,8 +134,33 @@ impl ServerProcess {
 
     /// Stops the process with SIGSTOP: it keeps its sockets and leases but does nothing (a
     /// machine that froze, a long pause), until [`ServerProcess::resume`].
+    /// Returns once every thread of it has stopped: the signal is delivered asynchronously,
+    /// and a message sent right after it must not reach a process that is still running.
     pub(crate) fn pause(&mut self) {
         self.signal("STOP");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while !self.all_threads_stopped() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the process never stopped"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+
+    /// Whether every thread of the process is stopped (state `T` in `/proc/<pid>/task/*/stat`).
+    fn all_threads_stopped(&self) -> bool {
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{}/task", self.pid())) else {
+            return false;
+        };
+        tasks.flatten().all(|task| {
+            std::fs::read_to_string(task.path().join("stat")).is_ok_and(|stat| {
+                // The state follows the name, which is in parentheses and may hold spaces.
+                stat.rsplit_once(") ")
+                    .and_then(|(_, rest)| rest.chars().next())
+                    .is_some_and(|state| state == 'T' || state == 't')
+            })
+        })
     }
 
     /// Lets a paused process go on with SIGCONT.
