@@ -99,10 +99,15 @@ test('a new visitor gets an identity without signing up, and can change the name
 test('an identity the server does not know is replaced by a new one under the same name', async () => {
   const errors = [];
   const page = await openPage(browser, server.url, errors, 'forgotten');
-  await page.goto('/');
-  await page.evaluate(() => localStorage.setItem('plyyard.identity', JSON.stringify({
-    id: '00000000-0000-4000-8000-000000000000', secret: 'bm90LWEtcmVhbC1zZWNyZXQ', name: 'Old Name',
-  })));
+  // Stored before the page's own script runs: set after a first load, the identity that load was
+  // still making could land afterwards and overwrite it (seen in CI).
+  await page.addInitScript(() => {
+    if (sessionStorage.getItem('seeded')) return;
+    sessionStorage.setItem('seeded', '1');
+    localStorage.setItem('plyyard.identity', JSON.stringify({
+      id: '00000000-0000-4000-8000-000000000000', secret: 'bm90LWEtcmVhbC1zZWNyZXQ', name: 'Old Name',
+    }));
+  });
   const me = await visit(page);
   assert.notEqual(me.id, '00000000-0000-4000-8000-000000000000');
   assert.equal(me.name, 'Old Name');
