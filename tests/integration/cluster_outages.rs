@@ -1,8 +1,9 @@
 //! Outages short of a node's death, in cluster mode (issue 15), with real processes: an owner
 //! paused past its lease (SIGSTOP, then SIGCONT) wakes up fenced and lets its room go (and forwards it to the new owner), so
-//! nobody sees two continuations of one game; and one NATS server of a three-server NATS
+//! nobody sees two continuations of one game; one NATS server of a three-server NATS
 //! cluster killed mid-game (SIGKILL) stops nobody's play, the journal stream and the lease
-//! bucket being replicated on all three (`--nats-replicas 3`). Without a usable `nats-server`
+//! bucket being replicated on all three (`--nats-replicas 3`); and a room asked of a node cut
+//! from NATS is refused (503 `journal_unavailable`) rather than named and never served. Without a usable `nats-server`
 //! these tests skip loudly (and fail under CI), see `broker.rs`.
 
 use std::time::{Duration, Instant};
@@ -11,9 +12,13 @@ use aeroplane_protocol::server::ServerMessage;
 use aeroplane_rules::Side;
 use aeroplane_server::room::journal::nats::{BUCKET, STREAM};
 
+use aeroplane_protocol::error::ErrorCode;
+
 use crate::broker::{NatsCluster, NatsServer};
 use crate::cluster_failover::{Node, metric, shared_store, stored_once};
 use crate::cluster_journal::actions_at;
+use crate::cluster_partition::{address_of, ready_again};
+use crate::relay::Relay;
 use crate::restart::{check_record, create_room, play_some, record_from, rejoin, seat_both};
 use crate::support::{TIMEOUT, play_to_end_from};
 
@@ -184,4 +189,51 @@ async fn play_goes_on_when_one_of_three_nats_servers_is_killed_and_the_game_is_s
         200,
         "the node is ready with two servers of three"
     );
+}
+
+#[tokio::test]
+async fn a_room_asked_of_a_node_cut_from_nats_is_refused_and_opened_once_it_is_back() {
+    let Some(broker) = NatsServer::start() else {
+        return;
+    };
+    let relay = Relay::start(([127, 0, 0, 1], 0).into(), address_of(&broker.url));
+    let store_dir = tempfile::tempdir().unwrap();
+    let store = shared_store(&store_dir);
+    let a = Node::start_with(&relay.url(), &store, "node-a", "3000", &[]);
+    let http = reqwest::Client::new();
+    let open = || async {
+        let response = http
+            .post(a.process.url("/api/rooms"))
+            .json(&serde_json::json!({ "mode": "online" }))
+            .send()
+            .await
+            .unwrap();
+        let status = response.status().as_u16();
+        let body: serde_json::Value = response.json().await.unwrap();
+        (status, body)
+    };
+
+    // Cut from NATS, the node cannot create the room's lease and journal: the answer is a 503
+    // with its code, not a 201 naming a room that would serve nobody.
+    relay.cut();
+    let cut = Instant::now();
+    let (status, body) = open().await;
+    eprintln!(
+        "cut from NATS: POST /api/rooms answered {status} after {} ms",
+        cut.elapsed().as_millis()
+    );
+    assert_eq!(status, 503, "{body}");
+    let code = ErrorCode::JournalUnavailable.as_str();
+    assert_eq!(body["code"], code, "{body}");
+    assert!(
+        metric(&http, &a, "aeroplane_cluster_rooms_owned").await < 1.0,
+        "the refused room is not served"
+    );
+
+    // NATS back, the same request opens a room that serves its players.
+    relay.heal();
+    ready_again(&http, &a).await;
+    let room = create_room(&http, &a.process).await.id;
+    let (mut red, mut yellow) = seat_both(&a.process, room).await;
+    play_some(&mut red, &mut yellow, 4).await;
 }

@@ -76,7 +76,7 @@ impl Game {
 }
 
 /// `nats://host:port` as an address.
-fn address_of(url: &str) -> SocketAddr {
+pub(crate) fn address_of(url: &str) -> SocketAddr {
     url.trim_start_matches("nats://")
         .parse()
         .expect("a NATS URL with an IP address")
@@ -139,7 +139,7 @@ async fn healed_as_a_non_owner(http: &reqwest::Client, a: &Node, room: Uuid, wri
 }
 
 /// Waits until `node` is connected to NATS again (`/readyz` 200).
-async fn ready_again(http: &reqwest::Client, node: &Node) {
+pub(crate) async fn ready_again(http: &reqwest::Client, node: &Node) {
     let deadline = Instant::now() + LONG;
     while http
         .get(node.process.url("/readyz"))

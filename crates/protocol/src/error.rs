@@ -100,13 +100,16 @@ pub enum ErrorCode {
     /// A room or quick match asked for more or fewer players than its edition seats
     /// (`plyyard`: 2; `flights` and `classic`: 2 to 4), or a computer room's levels do not fit.
     BadPlayerCount,
+    /// HTTP: the new room's journal could not be written (the journal's disk, or in cluster
+    /// mode its NATS broker, does not answer), so no room was opened (503); try again later.
+    JournalUnavailable,
     /// The rules refused the action (e.g. `not_your_turn`, `illegal_plane`).
     Rule(RuleError),
 }
 
 impl ErrorCode {
     /// Every protocol code that is not a rules code, for documentation and tests.
-    pub const PROTOCOL: [ErrorCode; 41] = [
+    pub const PROTOCOL: [ErrorCode; 42] = [
         ErrorCode::Malformed,
         ErrorCode::UnknownType,
         ErrorCode::BadField,
@@ -148,6 +151,7 @@ impl ErrorCode {
         ErrorCode::RoomElsewhere,
         ErrorCode::UnknownRuleset,
         ErrorCode::BadPlayerCount,
+        ErrorCode::JournalUnavailable,
     ];
 
     /// The stable code, e.g. `stale` or `not_your_turn`.
@@ -194,6 +198,7 @@ impl ErrorCode {
             ErrorCode::RoomElsewhere => "room_elsewhere",
             ErrorCode::UnknownRuleset => "unknown_ruleset",
             ErrorCode::BadPlayerCount => "bad_player_count",
+            ErrorCode::JournalUnavailable => "journal_unavailable",
             ErrorCode::Rule(error) => error.code(),
         }
     }

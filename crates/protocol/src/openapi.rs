@@ -184,7 +184,8 @@ const EDGE_ERRORS: [(&str, &str); 8] = [
     ("429", "Too many connections or rooms from this address."),
     (
         "503",
-        "Draining, or the database does not answer (`store_unavailable`).",
+        "Draining, or the database (`store_unavailable`) or a new room's journal \
+         (`journal_unavailable`) does not answer.",
     ),
 ];
 

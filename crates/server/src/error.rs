@@ -68,6 +68,12 @@ pub enum HttpError {
     /// The database does not answer (503 `store_unavailable`).
     #[error("finished games cannot be read right now; play goes on, try again later")]
     StoreUnavailable,
+    /// A new room's journal could not be written, so the room was not opened (503
+    /// `journal_unavailable`).
+    #[error(
+        "the room could not be opened: its journal cannot be written right now; try again later"
+    )]
+    JournalUnavailable,
     /// Cluster mode: the room's lease names a node that cannot be forwarded to (409
     /// `room_elsewhere`, the node in the message and in the `Aeroplane-Room-Owner` header): this
     /// very node's name, held by another process under the same `--node-id` or by a room
@@ -108,7 +114,7 @@ impl From<crate::limits::RoomRefused> for HttpError {
 
 impl IntoResponse for HttpError {
     /// One arm per error: its status, stable code and message. A table more than logic, so it
-    /// stays one match (about 85 lines) where every code can be read side by side.
+    /// stays one match (about 90 lines) where every code can be read side by side.
     fn into_response(self) -> Response {
         let (status, code, message) = match self {
             HttpError::BadRequest { code, message } => (StatusCode::BAD_REQUEST, code, message),
@@ -170,6 +176,11 @@ impl IntoResponse for HttpError {
             HttpError::StoreUnavailable => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 ErrorCode::StoreUnavailable,
+                self.to_string(),
+            ),
+            HttpError::JournalUnavailable => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                ErrorCode::JournalUnavailable,
                 self.to_string(),
             ),
             HttpError::RoomElsewhere { ref node, .. } => {

@@ -176,7 +176,8 @@ impl Matchmaker {
 }
 
 /// Opens a room for the players of a new game (in seating order: the first plays Red) with
-/// every seat taken, and answers each.
+/// every seat taken, and answers each; `Err` (a [`room::NotJournaled`] when its journal could not
+/// be written) answers none.
 pub(crate) async fn open_room(context: &RoomContext, players: Vec<Waiter>) -> anyhow::Result<()> {
     let queue = players
         .first()
@@ -212,7 +213,9 @@ pub(crate) async fn open_room(context: &RoomContext, players: Vec<Waiter>) -> an
         turn_clock: context.config.quick_match_turn_clock(),
         computers: Vec::new(),
     };
-    room::open_journaled(setup, context.clone()).await;
+    // A room whose journal could not be written is not answered: each waiter's reply is
+    // dropped, and its request answers 503 `journal_unavailable`.
+    room::open_journaled(setup, context.clone()).await?;
     tracing::info!(room_id = %id, players = replies.len(), "quick match formed a game");
     for (reply, answer) in replies {
         if reply.send(answer).is_err() {

@@ -67,7 +67,7 @@ const STATUSES: [u16; 16] = [
 pub const REFUSAL_STATUSES: [u16; 6] = [403, 408, 413, 415, 429, 503];
 
 /// The codes `aeroplane_http_refusals_total` counts.
-const REFUSAL_CODES: [ErrorCode; 9] = [
+const REFUSAL_CODES: [ErrorCode; 10] = [
     ErrorCode::OriginNotAllowed,
     ErrorCode::RequestTimeout,
     ErrorCode::TooLarge,
@@ -76,6 +76,7 @@ const REFUSAL_CODES: [ErrorCode; 9] = [
     ErrorCode::TooManyConnections,
     ErrorCode::Draining,
     ErrorCode::StoreUnavailable,
+    ErrorCode::JournalUnavailable,
     ErrorCode::NoMatch,
 ];
 

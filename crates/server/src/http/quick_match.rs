@@ -37,6 +37,7 @@ use tokio::time::Instant;
 use crate::error::HttpError;
 use crate::limits::ClientAddr;
 use crate::matchmaking::{Queue, Waiter, Wanted, open_room};
+use crate::room::NotJournaled;
 use crate::state::AppState;
 
 /// The quick-match routes.
@@ -96,7 +97,7 @@ async fn quick_match(
             .quick_matches()
             .wait(wanted)
             .await
-            .map_err(HttpError::Internal)?,
+            .map_err(not_opened)?,
         None => pair_here(&state, wanted).await?,
     };
     matched.map(Json).ok_or(HttpError::NoMatch)
@@ -121,7 +122,7 @@ async fn pair_here(state: &AppState, wanted: Wanted) -> Result<Option<QuickMatch
     if let Some(pair) = matchmaker.arrive(me, arrived) {
         open_room(&state.room_context(), pair)
             .await
-            .map_err(HttpError::Internal)?;
+            .map_err(not_opened)?;
     }
     tokio::select! {
         matched = &mut answer => return matched.map(Some).map_err(|_| dropped()),
@@ -130,7 +131,7 @@ async fn pair_here(state: &AppState, wanted: Wanted) -> Result<Option<QuickMatch
     if let Some(pair) = matchmaker.due(ticket) {
         open_room(&state.room_context(), pair)
             .await
-            .map_err(HttpError::Internal)?;
+            .map_err(not_opened)?;
     }
     match tokio::time::timeout_at(deadline, &mut answer).await {
         Ok(matched) => matched.map(Some).map_err(|_| dropped()),
@@ -139,6 +140,20 @@ async fn pair_here(state: &AppState, wanted: Wanted) -> Result<Option<QuickMatch
     }
 }
 
+/// Why the room this request paired could not be opened: its journal could not be written
+/// (503 `journal_unavailable`), or something else failed inside (500).
+fn not_opened(error: anyhow::Error) -> HttpError {
+    if error.is::<NotJournaled>() {
+        HttpError::JournalUnavailable
+    } else {
+        HttpError::Internal(error)
+    }
+}
+
+/// A waiter's answer was dropped: the room it was paired into could not be opened (see
+/// [`open_room`]). Its journal that could not be written is the one cause seen in practice (the
+/// others are a failed draw of randomness), so the answer is 503 `journal_unavailable`.
 fn dropped() -> HttpError {
-    HttpError::Internal(anyhow::anyhow!("the matchmaker dropped a waiter"))
+    tracing::warn!("the quick-match room this request was paired into could not be opened");
+    HttpError::JournalUnavailable
 }

@@ -95,7 +95,9 @@ async fn create(
         turn_clock,
         computers,
     };
-    room::open_journaled(setup, state.room_context()).await;
+    room::open_journaled(setup, state.room_context())
+        .await
+        .map_err(|_| HttpError::JournalUnavailable)?;
     let created = RoomCreated {
         id,
         mode: request.mode,

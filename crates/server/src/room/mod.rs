@@ -45,4 +45,4 @@ pub use journal::{FileJournals, JournalStore, RoomJournal};
 pub use registry::{PlayerSeat, Registry};
 pub use restore::{restore_all, restore_one};
 pub use setup::{ComputerSeat, RoomContext, RoomSetup, SeatSetup};
-pub use task::{open, open_journaled};
+pub use task::{NotJournaled, open, open_journaled};

@@ -73,9 +73,14 @@ pub async fn restore_one(loaded: Loaded, context: &RoomContext) -> Option<RoomHa
     };
     match restoring {
         Ok((handle, journaled)) => {
-            // The room's task answers unless it panicked; the room is open either way.
-            let _ = journaled.await;
-            tracing::info!(room_id = %handle.id, "restored a live game from its journal");
+            // The room's task answers unless it panicked. A room whose rewrite failed has
+            // stopped already (its journal is left to whoever owns it next), like any room
+            // whose write failed; its handle is answered all the same.
+            if journaled.await == Ok(true) {
+                tracing::info!(room_id = %handle.id, "restored a live game from its journal");
+            } else {
+                tracing::warn!(room_id = %handle.id, "restored a live game but could not rewrite its journal; let it go");
+            }
             Some(handle)
         }
         Err((error, journal)) => {
@@ -145,7 +150,7 @@ fn restore(
     journaled: Journaled,
     journal: Box<dyn RoomJournal>,
     context: &RoomContext,
-) -> Result<(RoomHandle, oneshot::Receiver<()>), Failed> {
+) -> Result<(RoomHandle, oneshot::Receiver<bool>), Failed> {
     let Journaled {
         setup,
         actions,
@@ -444,7 +449,7 @@ mod tests {
             turn_clock: None,
             computers: Vec::new(),
         };
-        let room = task::open_journaled(setup, first.clone()).await;
+        let room = task::open_journaled(setup, first.clone()).await.unwrap();
         // Red comes and rolls: event 1 started the game, event 2 says Red connected.
         let (outbox, _frames) = outgoing::queue(64, Arc::new(Closer::default()));
         room.inbox

@@ -35,13 +35,25 @@ pub fn open(setup: RoomSetup, context: RoomContext) -> RoomHandle {
     launch(room, false).0
 }
 
-/// Opens a new room like [`open`] and waits until its journal is written.
-pub async fn open_journaled(setup: RoomSetup, context: RoomContext) -> RoomHandle {
+/// The first write of a new room's journal failed (its disk, or in cluster mode its NATS
+/// broker, did not take it): the room stopped at once and serves nobody.
+#[derive(Debug, thiserror::Error)]
+#[error("the new room's journal could not be written")]
+pub struct NotJournaled;
+
+/// Opens a new room like [`open`] and waits until its journal is written; `Err` when that
+/// write failed, so that no answer names a room which never served anyone.
+pub async fn open_journaled(
+    setup: RoomSetup,
+    context: RoomContext,
+) -> Result<RoomHandle, NotJournaled> {
     let room = build(setup, OffsetDateTime::now_utc(), None, context);
     let (handle, journaled) = launch(room, false);
-    // The room's task always answers unless it panicked; the room is open either way.
-    let _ = journaled.await;
-    handle
+    // The room's task always answers unless it panicked; a panicked room is open no more.
+    match journaled.await {
+        Ok(true) => Ok(handle),
+        Ok(false) | Err(_) => Err(NotJournaled),
+    }
 }
 
 /// A room's state from its setup, with the game started if every seat is set already. The
@@ -92,10 +104,11 @@ pub(super) fn build(
 }
 
 /// Starts a built room: its inbox, its place in the registry, its task and its bot; answers
-/// the handle and a receiver told once the task has written the journal. A `restored` room
+/// the handle and a receiver told once the task has written the journal (`true`) or failed to
+/// (`false`, the room then stopped). A `restored` room
 /// counts as an open room again, but not as a game started nor as actions played: the run that
 /// journaled it counted those already.
-pub(super) fn launch(room: Room, restored: bool) -> (RoomHandle, oneshot::Receiver<()>) {
+pub(super) fn launch(room: Room, restored: bool) -> (RoomHandle, oneshot::Receiver<bool>) {
     let context = room.context.clone();
     let (inbox, commands) = mpsc::channel(context.config.room_inbox.max(1));
     let handle = RoomHandle { id: room.id, inbox };
@@ -165,11 +178,11 @@ impl Room {
         mut self: Box<Self>,
         mut inbox: mpsc::Receiver<RoomCommand>,
         restored: bool,
-        journaled: oneshot::Sender<()>,
+        journaled: oneshot::Sender<bool>,
     ) {
         tracing::info!(mode = self.mode.as_str(), "room opened");
         let first = self.flush().await;
-        let _ = journaled.send(());
+        let _ = journaled.send(first.is_ok());
         if first.is_err() {
             self.close(Ending::Lost).await;
             return;

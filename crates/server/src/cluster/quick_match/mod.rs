@@ -47,7 +47,7 @@ use tracing::Instrument;
 use uuid::Uuid;
 
 use crate::matchmaking::{Queue, Wanted};
-use crate::room::RoomContext;
+use crate::room::{NotJournaled, RoomContext};
 use election::Election;
 
 /// The key-value bucket of the matchmaker's key.
@@ -64,6 +64,10 @@ pub enum Outcome {
     Matched(QuickMatched),
     /// Nobody to pair with within the wait.
     NoMatch,
+    /// Paired, but the game's room could not be opened: its journal could not be written. (A
+    /// node of an earlier version cannot read this outcome and answers `no_match` at the end
+    /// of its wait instead.)
+    NotOpened,
 }
 
 /// A waiter, as sent to the matchmaker (again every third of the lease).
@@ -130,7 +134,8 @@ impl QuickMatches {
     }
 
     /// Waits for `wanted` to be paired by the cluster's matchmaker: the seat taken, or `None`
-    /// (`no_match`) at the deadline. Dropping the future withdraws the waiter.
+    /// (`no_match`) at the deadline; [`NotJournaled`] when the paired game's room could not be
+    /// opened. Dropping the future withdraws the waiter.
     pub(crate) async fn wait(&self, wanted: Wanted) -> anyhow::Result<Option<QuickMatched>> {
         let id = Uuid::new_v4();
         let inbox = self.client.new_inbox();
@@ -159,10 +164,11 @@ impl QuickMatches {
             tokio::select! {
                 outcome = next_outcome(&mut answers) => {
                     withdraw.answered = true;
-                    return Ok(match outcome {
-                        Some(Outcome::Matched(matched)) => Some(matched),
-                        Some(Outcome::NoMatch) | None => None,
-                    });
+                    return match outcome {
+                        Some(Outcome::Matched(matched)) => Ok(Some(matched)),
+                        Some(Outcome::NotOpened) => Err(NotJournaled.into()),
+                        Some(Outcome::NoMatch) | None => Ok(None),
+                    };
                 }
                 () = changed(&mut holder) => {}
                 () = tokio::time::sleep(self.ttl / 3) => {}

@@ -211,8 +211,8 @@ impl Pool {
         }
     }
 
-    /// What a waiter comes to: paired, `no_match` at its deadline, or `None` when its node
-    /// stopped sending it for a lease.
+    /// What a waiter comes to: paired, `no_match` at its deadline, `not_opened` when its game's
+    /// room could not be opened, or `None` when its node stopped sending it for a lease.
     async fn outcome(&self, followed: Followed) -> Option<Outcome> {
         let Followed {
             ticket,
@@ -248,7 +248,8 @@ impl Pool {
                 }
             }
         };
-        matched.ok().map(Outcome::Matched)
+        // The answer is dropped only when the formed game's room could not be opened.
+        Some(matched.map_or(Outcome::NotOpened, Outcome::Matched))
     }
 }
 
