@@ -3,7 +3,9 @@
 //! real WebSockets. A SIGKILLed node's games (online, computer, local) resume on the other nodes
 //! while they run, with every action their players saw and their seat tokens, finish there and
 //! are stored once; a drained node's rooms are taken over within a scan, not a lease; a node
-//! serves a room live on another through forwarding; `/readyz` follows the broker.
+//! serves a room live on another through forwarding; `/readyz` follows the broker; and a game
+//! finished on a node that dies with its disk before its database had the game is stored by
+//! another node, from the journal kept until then.
 //! The failover times are printed (`--nocapture` shows them). Without a usable `nats-server`
 //! these tests skip loudly (and fail under CI), see `broker.rs`.
 
@@ -20,7 +22,10 @@ use crate::broker::NatsServer;
 use crate::child::ServerProcess;
 use crate::cluster_journal::actions_at;
 use crate::computer::{Stop, create_at, drive};
-use crate::restart::{DEADLINE_MS, check_record, create_room, play_some, record_from, seat_both};
+use crate::restart::{
+    DEADLINE_MS, check_record, create_room, finish_games, play_some, record_from, seat_both,
+    wait_for_outbox,
+};
 use crate::support::{Client, TIMEOUT, TurnView, connect_to, play_to_end_from, try_connect_to};
 
 /// The header of a 409 `room_elsewhere` naming the owner.
@@ -433,5 +438,60 @@ async fn a_room_live_on_another_node_is_served_through_any_node_and_readiness_fo
         }
         assert!(Instant::now() < deadline, "still ready without a broker");
         tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_game_finished_on_a_node_lost_with_its_disk_before_the_database_had_it_is_stored_by_another()
+ {
+    let Some(broker) = NatsServer::start() else {
+        return;
+    };
+    let store_dir = tempfile::tempdir().unwrap();
+    let store = shared_store(&store_dir);
+    // A's database never answers: its finished games wait in the outbox on its disk.
+    let down = "postgres://postgres@127.0.0.1:1/down";
+    let mut a = Node::start_with(&broker.url, down, "node-a", "1500", &[]);
+    let b = Node::start(&broker, &store, "node-b", "1500");
+    let http = reqwest::Client::new();
+
+    let finished = finish_games(&a.process, 1).await;
+    wait_for_outbox(a._data.path(), 1).await;
+    // A keeps the game's journal, and its lease, until the database has the game (a journal
+    // deleted once the record was on A's disk would give the lease back within milliseconds).
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        metric(&http, &a, "aeroplane_cluster_rooms_owned").await,
+        1.0
+    );
+
+    // A dies, and its disk with it: the outbox's copy is gone.
+    let killed = Instant::now();
+    a.process.kill();
+    drop(a);
+    // Once A's lease lapsed, B's scan restores the finished game from its journal and stores it.
+    loop {
+        let list: GameList = b.process.get_json("/api/games?limit=100").await;
+        if !list.games.is_empty() {
+            break;
+        }
+        assert!(
+            killed.elapsed() < TIMEOUT,
+            "B never stored the game of the lost node"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    eprintln!(
+        "lost disk: node-b stored node-a's finished game {} ms after the kill",
+        killed.elapsed().as_millis()
+    );
+    stored_once(&b, &finished).await;
+    // Stored, the journal is deleted and its lease given back.
+    while metric(&http, &b, "aeroplane_cluster_rooms_owned").await > 0.0 {
+        assert!(
+            killed.elapsed() < TIMEOUT,
+            "B kept the stored game's journal"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }

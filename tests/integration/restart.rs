@@ -258,7 +258,7 @@ async fn sigterm_drains_refuses_new_rooms_and_exits_within_the_deadline() {
 }
 
 /// Plays `count` short games (Red resigns) on `server` and answers their ids.
-async fn finish_games(server: &ServerProcess, count: usize) -> Vec<Uuid> {
+pub(crate) async fn finish_games(server: &ServerProcess, count: usize) -> Vec<Uuid> {
     let http = reqwest::Client::new();
     let mut ids = Vec::new();
     for _ in 0..count {
@@ -273,7 +273,7 @@ async fn finish_games(server: &ServerProcess, count: usize) -> Vec<Uuid> {
     ids
 }
 
-async fn wait_for_outbox(dir: &std::path::Path, count: usize) {
+pub(crate) async fn wait_for_outbox(dir: &std::path::Path, count: usize) {
     let deadline = tokio::time::Instant::now() + TIMEOUT;
     loop {
         let files = std::fs::read_dir(dir.join("outbox"))

@@ -16,7 +16,7 @@
 //! | `aeroplane_outbox_depth` | gauge | finished games waiting for the store |
 //! | `aeroplane_room_inbox_queued` | gauge | `stat` = `max` \| `total`: messages waiting in room inboxes |
 //! | `aeroplane_rooms_restored_total` | counter | `mode`: live games rebuilt from journals (at start, or taken over) |
-//! | `aeroplane_cluster_rooms_owned` | gauge | `node`: room leases this node holds (`--nats-url`) |
+//! | `aeroplane_cluster_rooms_owned` | gauge | `node`: room leases this node holds (`--nats-url`), finished games whose record waits for the database included |
 //! | `aeroplane_cluster_takeovers_total` | counter | `node`, `trigger` = `scan` \| `request`: rooms taken over from a lapsed or given-back lease |
 //! | `aeroplane_cluster_lease_renew_failures_total` | counter | `node`: lease renewals that failed (retried, or the room let go) |
 //! | `aeroplane_cluster_forwarded_connections` | gauge | `node`, `side` = `edge` \| `owner`: WebSockets forwarded to another node's room (`edge`), and other nodes' WebSockets served by this node's rooms (`owner`) |

@@ -59,7 +59,7 @@ use futures_util::future::{BoxFuture, FutureExt};
 use uuid::Uuid;
 
 pub use memory::MemoryStore;
-pub use outbox::{Outbox, OutboxError, OutboxHandle, OutboxOptions, REJECTED_METRIC};
+pub use outbox::{Outbox, OutboxError, OutboxHandle, OutboxOptions, REJECTED_METRIC, Settled};
 pub use players::{NewPlayer, StoredPlayer};
 pub use postgres::PostgresStore;
 pub use private::{DataDirError, prepare_data_dir};

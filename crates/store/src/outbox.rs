@@ -25,9 +25,14 @@
 //!   fixed database may take them; to retry at once, restart the server. A file that is not a
 //!   readable record is moved to `corrupt/` likewise and is not retried.
 //!
+//! A caller that must know when a record is in the store, not only on this disk, submits it
+//! with [`OutboxHandle::submit_watched`]: a cluster node keeps a finished game's journal (on
+//! NATS, where another node can take it over) until then, so that losing the node's disk cannot
+//! lose the game.
+//!
 //! One outbox owns a directory: do not start two on the same one at once.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -36,7 +41,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use aeroplane_protocol::record::GameRecord;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 use uuid::Uuid;
@@ -110,6 +115,7 @@ impl Outbox {
             dir,
             queue: Mutex::new(left.into()),
             depth,
+            watchers: Mutex::default(),
         });
         let (wake, woken) = mpsc::channel(1);
         let worker = Worker {
@@ -149,6 +155,25 @@ impl OutboxHandle {
         Ok(())
     }
 
+    /// Like [`OutboxHandle::submit`], and answers a receiver told what became of the record:
+    /// [`Settled::Stored`] once the store has it, [`Settled::Rejected`] if the store refused it
+    /// for good (it is then in `rejected/`). The receiver fails if the outbox stops first (the
+    /// record stays on disk for the next start).
+    pub async fn submit_watched(
+        &self,
+        record: GameRecord,
+    ) -> Result<oneshot::Receiver<Settled>, OutboxError> {
+        let (settle, settled) = oneshot::channel();
+        let id = record.id;
+        // Watched before it is queued, so that the worker cannot settle it unseen.
+        self.shared.watchers().entry(id).or_default().push(settle);
+        if let Err(error) = self.submit(record).await {
+            self.shared.watchers().remove(&id);
+            return Err(error);
+        }
+        Ok(settled)
+    }
+
     /// How many records wait for the store.
     pub fn depth(&self) -> usize {
         *self.shared.depth.borrow()
@@ -165,12 +190,36 @@ impl OutboxHandle {
     }
 }
 
+/// What became of a record submitted with [`OutboxHandle::submit_watched`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Settled {
+    /// The store has it (inserted now, or stored already).
+    Stored,
+    /// The store refused it for good; it waits in `rejected/` for the next start.
+    Rejected,
+}
+
 #[derive(Debug)]
 struct Shared {
     dir: PathBuf,
     /// Records waiting for the store, oldest first. Only the worker removes them, from the front.
     queue: Mutex<VecDeque<GameRecord>>,
     depth: watch::Sender<usize>,
+    /// Who waits to hear what became of a record, by game id.
+    watchers: Mutex<HashMap<Uuid, Vec<oneshot::Sender<Settled>>>>,
+}
+
+impl Shared {
+    fn watchers(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, Vec<oneshot::Sender<Settled>>>> {
+        self.watchers.lock().expect("outbox lock poisoned")
+    }
+
+    /// Tells whoever watches record `id` what became of it.
+    fn settle(&self, id: Uuid, settled: Settled) {
+        for watcher in self.watchers().remove(&id).unwrap_or_default() {
+            let _ = watcher.send(settled);
+        }
+    }
 }
 
 struct Worker {
@@ -209,6 +258,7 @@ impl Worker {
                 Ok(saved) => {
                     for (record, saved) in batch.iter().zip(&saved) {
                         remove(&self.shared.dir, record.id);
+                        self.shared.settle(record.id, Settled::Stored);
                         let already = *saved == Saved::AlreadyStored;
                         tracing::info!(game_id = %record.id, already_stored = already, "outbox: game record written");
                     }
@@ -225,6 +275,7 @@ impl Worker {
                     tracing::error!(game_id = %id, %reason, "outbox: the store rejected a game record; moved aside to rejected/, retried at the next start");
                     metrics::counter!(REJECTED_METRIC).increment(1);
                     set_aside(&self.shared.dir, &file_name(id), "rejected");
+                    self.shared.settle(id, Settled::Rejected);
                     self.pop(1);
                     one_by_one = one_by_one.saturating_sub(1);
                 }

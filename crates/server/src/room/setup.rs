@@ -99,27 +99,49 @@ pub struct RoomContext {
 }
 
 impl RoomContext {
-    /// Hands a finished game's record to the durable outbox without blocking the room; once it
-    /// is there, the game's journal is deleted. Should that fail, the journal stays and the next
-    /// start hands the record over again.
+    /// Hands a finished game's record to the durable outbox without blocking the room, then
+    /// deletes the game's journal: once the record is in the outbox on this node's disk, or,
+    /// for a journal another node could take over (on NATS, `revoked()` is `Some`), once the
+    /// database has it. Such a journal outlives this node, its disk included: kept (with its
+    /// lease, so nobody else takes it meanwhile) until the game is stored, it lets another
+    /// node restore the finished game and store it should this node die first. Should the
+    /// outbox fail, the journal stays and the next owner hands the record over again.
     pub(crate) fn keep_record(&self, record: GameRecord, journal: Option<Box<dyn RoomJournal>>) {
         let context = self.clone();
         let submitting = context.lifecycle.submitting();
         tokio::spawn(async move {
-            let _submitting = submitting;
             let id = record.id;
-            match context.outbox.submit(record).await {
-                Ok(()) => {
-                    tracing::info!(room_id = %id, "game record in the outbox");
-                    if let Some(journal) = journal
-                        && let Err(error) = journal.delete().await
-                    {
-                        tracing::warn!(%error, room_id = %id, "cannot delete a journal");
-                    }
-                }
+            let outlives_node = journal
+                .as_ref()
+                .is_some_and(|journal| journal.revoked().is_some());
+            let settled = if outlives_node {
+                context.outbox.submit_watched(record).await.map(Some)
+            } else {
+                context.outbox.submit(record).await.map(|()| None)
+            };
+            let settled = match settled {
+                Ok(settled) => settled,
                 Err(error) => {
-                    tracing::error!(room_id = %id, %error, "cannot put the game record in the outbox; its journal keeps it for the next start");
+                    return tracing::error!(room_id = %id, %error, "cannot put the game record in the outbox; its journal keeps it for the next start");
                 }
+            };
+            tracing::info!(room_id = %id, "game record in the outbox");
+            let _submitting = if let Some(settled) = settled {
+                // The record is on this node's disk: a shutdown need not wait for the database.
+                drop(submitting);
+                if settled.await.is_err() {
+                    // The outbox stopped (a shutdown): the journal's next owner stores the game.
+                    return;
+                }
+                tracing::debug!(room_id = %id, "game record stored; its journal is deleted");
+                None
+            } else {
+                Some(submitting)
+            };
+            if let Some(journal) = journal
+                && let Err(error) = journal.delete().await
+            {
+                tracing::warn!(%error, room_id = %id, "cannot delete a journal");
             }
         });
     }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use aeroplane_protocol::record::{GameRecord, RECORD_FORMAT};
 use aeroplane_rules::Colour;
-use aeroplane_store::{GameQuery, GameStore, Outbox, OutboxOptions};
+use aeroplane_store::{GameQuery, GameStore, Outbox, OutboxOptions, Settled};
 use tokio::time::Instant;
 
 use crate::support::game::{Ending, play};
@@ -169,6 +169,27 @@ on_every_store! {
         assert_stored_once(&*store.store, &games).await;
         assert!(dir.path().join("rejected").join(format!("{}.json", poisoned.id)).is_file());
         assert_eq!(files(dir.path(), ".json"), 0);
+    }
+
+    async fn a_watched_record_is_told_when_the_store_has_it_or_refused_it(store: TestStore) {
+        let dir = tempfile::tempdir().unwrap();
+        let switch = Switch::new(Arc::clone(&store.store), false);
+        let (outbox, _task) = Outbox::start(dir.path().into(), switch.clone(), quick()).await.unwrap();
+        let mut games = records(2);
+        games[1].players.red.name = POISON.into();
+        let mut stored = outbox.submit_watched(games[0].clone()).await.unwrap();
+        let rejected = outbox.submit_watched(games[1].clone()).await.unwrap();
+        // On disk is not in the store: nothing is told while the store is down.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert!(switch.refused.load(Ordering::SeqCst) >= 2, "the outbox kept retrying");
+        assert_eq!(stored.try_recv(), Err(tokio::sync::oneshot::error::TryRecvError::Empty));
+
+        switch.set_up(true);
+        let told = tokio::time::timeout(Duration::from_secs(10), stored).await.unwrap();
+        assert_eq!(told, Ok(Settled::Stored));
+        assert_stored_once(&*store.store, &games[..1]).await;
+        let told = tokio::time::timeout(Duration::from_secs(10), rejected).await.unwrap();
+        assert_eq!(told, Ok(Settled::Rejected));
     }
 
     async fn a_rejected_record_is_retried_at_the_next_start(store: TestStore) {
