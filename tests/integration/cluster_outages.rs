@@ -229,6 +229,14 @@ async fn a_room_asked_of_a_node_cut_from_nats_is_refused_and_opened_once_it_is_b
         metric(&http, &a, "aeroplane_cluster_rooms_owned").await < 1.0,
         "the refused room is not served"
     );
+    // Nor can the node say whether a room it does not serve exists: 503, not 404 or 500.
+    let unknown = a
+        .process
+        .url(&format!("/api/rooms/{}", uuid::Uuid::new_v4()));
+    let response = http.get(unknown).send().await.unwrap();
+    assert_eq!(response.status(), 503);
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(body["code"], code, "{body}");
 
     // NATS back, the same request opens a room that serves its players.
     relay.heal();

@@ -68,11 +68,9 @@ pub enum HttpError {
     /// The database does not answer (503 `store_unavailable`).
     #[error("finished games cannot be read right now; play goes on, try again later")]
     StoreUnavailable,
-    /// A new room's journal could not be written, so the room was not opened (503
-    /// `journal_unavailable`).
-    #[error(
-        "the room could not be opened: its journal cannot be written right now; try again later"
-    )]
+    /// A new room's journal could not be written, so the room was not opened, or in cluster
+    /// mode the journals' broker does not answer a look for a room (503 `journal_unavailable`).
+    #[error("the room's journal cannot be reached right now; try again later")]
     JournalUnavailable,
     /// Cluster mode: the room's lease names a node that cannot be forwarded to (409
     /// `room_elsewhere`, the node in the message and in the `Aeroplane-Room-Owner` header): this

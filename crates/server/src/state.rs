@@ -43,7 +43,8 @@ impl AppState {
     /// journal is on the stream and nobody holds its lease, or one another node holds live,
     /// reached through this node's forwarding proxy (`crate::cluster::forward`). 404
     /// `room_not_found` when there is none; 409 `room_elsewhere` when the room's lease names
-    /// this very node but this process does not serve the room.
+    /// this very node but this process does not serve the room; 503 `journal_unavailable` when
+    /// the journals' broker does not answer.
     pub async fn room(&self, id: uuid::Uuid) -> Result<RoomHandle, HttpError> {
         if let Some(room) = self.registry.get(id) {
             return Ok(room);
@@ -61,9 +62,8 @@ impl AppState {
             }
             TakeOver::Elsewhere { node } => Ok(cluster.forward(id, node)),
             TakeOver::Missing => Err(HttpError::room_not_found(id)),
-            TakeOver::Failed => Err(HttpError::Internal(anyhow::anyhow!(
-                "cannot take room {id} over: the broker failed"
-            ))),
+            // The journal's broker does not answer: whether the room exists cannot be known.
+            TakeOver::Failed => Err(HttpError::JournalUnavailable),
         }
     }
 
