@@ -184,7 +184,7 @@ const EDGE_ERRORS: [(&str, &str); 8] = [
     ("429", "Too many connections or rooms from this address."),
     (
         "503",
-        "Draining, or the database (`store_unavailable`) or a new room's journal \
+        "Draining, or the database (`store_unavailable`) or the rooms' journal \
          (`journal_unavailable`) does not answer.",
     ),
 ];

@@ -5,7 +5,8 @@
 //! match, rematch) and one restored from its journal (`room/restore.rs`) alike. It creates
 //! the inbox, registers the room, spawns its task and, in a computer room whose game is not over,
 //! the computers' bots (one per computer seat). The task's first step writes (or, restored, rewrites) the journal;
-//! [`open_journaled`] waits for it, so an HTTP answer never names a room a crash could forget.
+//! [`open_journaled`] waits for it, so an HTTP answer never names a room a crash could forget,
+//! nor one whose journal could not be written (that room stops at once; the request is refused).
 
 use aeroplane_protocol::error::CloseCode;
 use aeroplane_protocol::record::Mode;
@@ -105,9 +106,8 @@ pub(super) fn build(
 
 /// Starts a built room: its inbox, its place in the registry, its task and its bot; answers
 /// the handle and a receiver told once the task has written the journal (`true`) or failed to
-/// (`false`, the room then stopped). A `restored` room
-/// counts as an open room again, but not as a game started nor as actions played: the run that
-/// journaled it counted those already.
+/// (`false`, the room then stopped). A `restored` room counts as an open room again, but not
+/// as a game started nor as actions played: the run that journaled it counted those already.
 pub(super) fn launch(room: Room, restored: bool) -> (RoomHandle, oneshot::Receiver<bool>) {
     let context = room.context.clone();
     let (inbox, commands) = mpsc::channel(context.config.room_inbox.max(1));
