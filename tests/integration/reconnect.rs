@@ -101,3 +101,21 @@ async fn a_peer_that_stops_answering_pings_is_closed_with_4003() {
         (4003, "timeout")
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_peer_that_answers_pings_stays_open_past_many_silence_windows() {
+    let app = spawn_app_with(|config| config.ping_interval_ms = 100).await;
+    let room = app.create_room().await;
+    let mut peer = app.connect(room.id).await;
+    peer.join_player("Ann", None).await;
+    // Reading answers the server's pings (every 100 ms): ten windows of silence (200 ms) go by,
+    // and the socket stays open.
+    let (_, ended) = peer
+        .frames_within(std::time::Duration::from_millis(2_000))
+        .await;
+    assert!(ended.is_none(), "closed while answering pings: {ended:?}");
+    // Then it stops reading, so it stops answering: closed with 4003.
+    tokio::time::sleep(std::time::Duration::from_millis(1_000)).await;
+    let frame = peer.closed().await.expect("a close frame");
+    assert_eq!(u16::from(frame.code), 4003);
+}
