@@ -100,10 +100,9 @@ pub enum ErrorCode {
     /// A room or quick match asked for more or fewer players than its edition seats
     /// (`plyyard`: 2; `flights` and `classic`: 2 to 4), or a computer room's levels do not fit.
     BadPlayerCount,
-    /// HTTP: the new room's journal could not be written (the journal's disk, or in cluster
-    /// mode its NATS broker, does not answer), so no room was opened; or, in cluster mode, the
-    /// broker does not answer a request for a room this node does not serve (503). Try again
-    /// later.
+    /// HTTP, cluster mode: the NATS broker did not acknowledge a new room's journal, so no room
+    /// was opened; or it does not answer a request for a room this node does not serve (503).
+    /// Try again later.
     JournalUnavailable,
     /// The rules refused the action (e.g. `not_your_turn`, `illegal_plane`).
     Rule(RuleError),

@@ -68,8 +68,8 @@ pub enum HttpError {
     /// The database does not answer (503 `store_unavailable`).
     #[error("finished games cannot be read right now; play goes on, try again later")]
     StoreUnavailable,
-    /// A new room's journal could not be written, so the room was not opened, or in cluster
-    /// mode the journals' broker does not answer a look for a room (503 `journal_unavailable`).
+    /// Cluster mode: a new room's journal was not acknowledged, so the room was not opened, or
+    /// the journals' broker does not answer a look for a room (503 `journal_unavailable`).
     #[error("the room's journal cannot be reached right now; try again later")]
     JournalUnavailable,
     /// Cluster mode: the room's lease names a node that cannot be forwarded to (409

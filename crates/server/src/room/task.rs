@@ -6,7 +6,8 @@
 //! the inbox, registers the room, spawns its task and, in a computer room whose game is not over,
 //! the computers' bots (one per computer seat). The task's first step writes (or, restored, rewrites) the journal;
 //! [`open_journaled`] waits for it, so an HTTP answer never names a room a crash could forget,
-//! nor one whose journal could not be written (that room stops at once; the request is refused).
+//! nor one whose journal went unacknowledged (in cluster mode: that room stops at once and the
+//! request is refused).
 
 use aeroplane_protocol::error::CloseCode;
 use aeroplane_protocol::record::Mode;
@@ -36,14 +37,16 @@ pub fn open(setup: RoomSetup, context: RoomContext) -> RoomHandle {
     launch(room, false).0
 }
 
-/// The first write of a new room's journal failed (its disk, or in cluster mode its NATS
-/// broker, did not take it): the room stopped at once and serves nobody.
+/// The first write of a new room's journal could not be acknowledged or was fenced (in cluster
+/// mode: its NATS broker did not take it): the room stopped at once and serves nobody. (A file
+/// journal that cannot be written is logged and the room goes on, see `journal/writer.rs`.)
 #[derive(Debug, thiserror::Error)]
 #[error("the new room's journal could not be written")]
 pub struct NotJournaled;
 
 /// Opens a new room like [`open`] and waits until its journal is written; `Err` when that
-/// write failed, so that no answer names a room which never served anyone.
+/// write went unacknowledged or was fenced, so that no answer names a room which never served
+/// anyone.
 pub async fn open_journaled(
     setup: RoomSetup,
     context: RoomContext,
