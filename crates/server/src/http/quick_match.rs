@@ -18,8 +18,8 @@
 //!
 //! A single node pairs its own waiters ([`pair_here`]). In cluster mode (`--nats-url`) the
 //! request waits in the cluster's one pool instead, run by whichever node holds the matchmaker's
-//! key (`crate::cluster::quick_match`), with the same rules; the client sees no difference but
-//! that its room may live on another node (409 `room_elsewhere` names it).
+//! key (`crate::cluster::quick_match`), with the same rules; the client sees no difference (its
+//! room may live on another node, and every node serves it by forwarding).
 
 use aeroplane_dice::ClientSeed;
 use aeroplane_protocol::api::{QuickMatchRequest, QuickMatched};

@@ -126,7 +126,7 @@ impl RoomContext {
                 }
             };
             tracing::info!(room_id = %id, "game record in the outbox");
-            let _submitting = if let Some(settled) = settled {
+            if let Some(settled) = settled {
                 // The record is on this node's disk: a shutdown need not wait for the database.
                 drop(submitting);
                 if settled.await.is_err() {
@@ -134,10 +134,7 @@ impl RoomContext {
                     return;
                 }
                 tracing::debug!(room_id = %id, "game record stored; its journal is deleted");
-                None
-            } else {
-                Some(submitting)
-            };
+            }
             if let Some(journal) = journal
                 && let Err(error) = journal.delete().await
             {
