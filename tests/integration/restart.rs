@@ -147,8 +147,10 @@ pub(crate) async fn record_from(
 }
 
 /// The record replays to its result and its seeds reproduce every roll (so the die stream went
-/// on after the restart where it had stopped).
+/// on after the restart where it had stopped), and it passes `aeroplane verify`'s checks.
 pub(crate) fn check_record(record: &GameRecord, before: &Snapshot, actions_before: usize) {
+    aeroplane_client::verify_record(record)
+        .expect("the record verifies as `aeroplane verify` does");
     let game = record.replay().expect("the record replays");
     let outcome = game.outcome().expect("over");
     assert_eq!(
