@@ -54,11 +54,8 @@ async fn everything_in_the_data_directory_is_owner_only_found_or_created() {
     red.roll().await;
     red.recv_until(|m| matches!(m, ServerMessage::Rolled(_)))
         .await;
-    let journal = app
-        .data_dir()
-        .join("rooms")
-        .join(format!("{}.jsonl", room.id));
-    assert!(journal.is_file());
+    assert!(crate::journals::journal_of(app.data_dir(), room.id).is_some());
+    assert!(!crate::journals::segments(app.data_dir()).is_empty());
     assert!(
         app.data_dir()
             .join(aeroplane_store::SQLITE_FILE_NAME)

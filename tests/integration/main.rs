@@ -27,6 +27,7 @@ mod health;
 mod hint;
 mod hostile;
 mod identity;
+mod journals;
 mod limits;
 mod live_view;
 mod local;

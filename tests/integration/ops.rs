@@ -92,22 +92,21 @@ async fn a_graceful_shutdown_closes_sockets_with_1001_and_keeps_the_game_journal
     red.sync().await;
     let http = app.http.clone();
     let url = app.url("/readyz");
-    let journal = app
-        .data_dir()
-        .join("rooms")
-        .join(format!("{}.jsonl", room.id));
-    assert!(journal.is_file(), "a live game is journaled");
+    assert!(
+        crate::journals::journal_of(app.data_dir(), room.id).is_some(),
+        "a live game is journaled"
+    );
     let shutdown = tokio::spawn(app.shutdown());
     for client in [&mut red, &mut yellow] {
         let frame = client.closed().await.expect("a close frame");
         assert_eq!(u16::from(frame.code), 1001);
         assert_eq!(frame.reason.as_str(), "shutting_down");
     }
-    let _data = shutdown.await.unwrap();
+    let data = shutdown.await.unwrap();
     assert!(
         http.get(url).send().await.is_err(),
         "the listener is closed"
     );
-    let text = std::fs::read_to_string(&journal).unwrap();
-    assert!(text.lines().count() >= 2, "setup and the roll: {text}");
+    let entries = crate::journals::journal_of(data.path(), room.id).unwrap();
+    assert!(entries.len() >= 2, "setup and the roll: {entries:?}");
 }

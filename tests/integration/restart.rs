@@ -184,14 +184,7 @@ async fn a_live_game_survives(graceful: bool) {
     let (red_token, yellow_token) = (red.token.clone().unwrap(), yellow.token.clone().unwrap());
     let turn = play_some(&mut red, &mut yellow, 12).await;
     let before = red.sync().await;
-    let actions_before = {
-        let list =
-            std::fs::read_to_string(data.path().join("rooms").join(format!("{}.jsonl", room.id)))
-                .expect("the live game has a journal");
-        list.lines()
-            .filter(|line| line.starts_with("{\"action\""))
-            .count()
-    };
+    let actions_before = crate::journals::actions_in(data.path(), room.id);
 
     if graceful {
         let status = server.terminate(Duration::from_secs(10));

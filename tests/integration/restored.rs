@@ -58,12 +58,7 @@ async fn join_alone(server: &ServerProcess, room: &RoomCreated) -> Client {
 
 /// How many action lines the room's journal holds.
 fn journaled_actions(data: &Path, room: Uuid) -> usize {
-    let path = data.join("rooms").join(format!("{room}.jsonl"));
-    std::fs::read_to_string(path)
-        .expect("the live game has a journal")
-        .lines()
-        .filter(|line| line.starts_with("{\"action\""))
-        .count()
+    crate::journals::actions_in(data, room)
 }
 
 /// Stops the server: SIGTERM (and the client sees 1001 `shutting_down`) or SIGKILL.
@@ -334,19 +329,21 @@ async fn a_version_1_journal_of_an_online_room_still_restores() {
     server.kill();
     drop((red, yellow));
 
-    let path = data.path().join("rooms").join(format!("{}.jsonl", room.id));
-    let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.starts_with("{\"setup\":{\"version\":3,"), "{text}");
-    assert!(!text.contains("turn_clock_ms") && !text.contains("computer"));
-    std::fs::write(&path, text.replacen("\"version\":3", "\"version\":1", 1)).unwrap();
+    // As a server before the journal log and before version 2 wrote it: a file of its own.
+    let path = crate::journals::as_one_file(data.path(), room.id, |text| {
+        assert!(text.starts_with("{\"setup\":{\"version\":3,"), "{text}");
+        assert!(!text.contains("turn_clock_ms") && !text.contains("computer"));
+        text.replacen("\"version\":3", "\"version\":1", 1)
+    });
 
     let server = ServerProcess::start(data.path(), None, &FAST);
     let (mut red, mut yellow) = rejoin(&server, room.id, &tokens.0, &tokens.1, &before).await;
-    let rewritten = std::fs::read_to_string(&path).unwrap();
+    let rewritten = crate::journals::journal_of(data.path(), room.id).unwrap();
     assert!(
-        rewritten.starts_with("{\"setup\":{\"version\":3,"),
+        rewritten[0].starts_with("{\"setup\":{\"version\":3,"),
         "a restored journal is rewritten in the current format"
     );
+    assert!(!path.exists(), "and moved into the log");
     let over = play_to_end_from(turn, &mut red, &mut yellow, |_| {}).await;
     let record = record_from(&http, &server, room.id).await;
     assert_eq!(record.result.winner, over.result.winner);

@@ -171,7 +171,7 @@ async fn open_journals(
         return Ok((journals.clone(), Some(journals)));
     }
     let dir = config.data_dir.join("rooms");
-    let journals = FileJournals::open(dir, config.journal_open_files).with_context(|| {
+    let journals = FileJournals::open(dir).with_context(|| {
         format!(
             "failed to open the journals in {}",
             config.data_dir.display()
@@ -232,6 +232,7 @@ pub async fn serve(config: Config, store: Arc<dyn GameStore>) -> anyhow::Result<
         cluster: None,
     };
     let restored = restore_all(&state.room_context()).await;
+    crate::room::nudge_periodically(state.journals.clone(), &state.registry);
     if restored > 0 {
         tracing::info!(restored, "live games restored; their players may reconnect");
     }

@@ -203,9 +203,9 @@ pub struct Config {
     #[arg(long, env = "AEROPLANE_JOURNAL_SYNC_MS", default_value_t = 1_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub journal_sync_ms: u64,
 
-    /// How many playing rooms' journals may keep their file open between writes (the others
-    /// open and close it for each write). Never more than a quarter of the process's limit on
-    /// open files is used, whatever this says; 0 opens every journal for each write.
+    /// No effect any more, kept so that existing deployments still start: every room's
+    /// journal is now written to one log in `<data-dir>/rooms/`, through one open file. (It
+    /// was how many playing rooms' journals kept a file of their own open.)
     #[arg(long, env = "AEROPLANE_JOURNAL_OPEN_FILES", default_value_t = 1_024)]
     pub journal_open_files: usize,
 

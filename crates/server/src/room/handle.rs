@@ -47,6 +47,9 @@ pub enum RoomCommand {
         /// The connection.
         conn: ConnId,
     },
+    /// The journal store wants the room's journal rewritten (`room/rejournal.rs`): the room
+    /// does nothing but its journal write, which every command is followed by.
+    Rejournal,
     /// The HTTP API asks for the room's public status.
     Status {
         /// Where to answer.

@@ -18,7 +18,8 @@
 //! - `play.rs`: routing a client's message and game actions; `join.rs`: joining, the start of
 //!   the game, leaving; `record.rs`: the finished game's record.
 //! - `bot.rs`: the computer player, a task that holds its seat like a connection would.
-//! - [`journal`]: the room's journal behind a small interface, and restoring rooms from it.
+//! - [`journal`]: the room's journal behind a small interface, and restoring rooms from it;
+//!   `rejournal.rs`: nudging quiet rooms whose journals their store wants rewritten.
 //! - `task.rs`: building a room, the loop and its timers, and [`open`]'s one way of starting
 //!   a room, new or restored.
 
@@ -33,6 +34,7 @@ mod parts;
 mod play;
 mod record;
 pub mod registry;
+mod rejournal;
 mod restore;
 mod setup;
 mod sizes;
@@ -43,6 +45,7 @@ pub use bot::{bot_conn, is_bot_conn};
 pub use handle::{ConnId, RoomCommand, RoomHandle, StatusError};
 pub use journal::{FileJournals, JournalStore, RoomJournal};
 pub use registry::{PlayerSeat, Registry};
+pub use rejournal::nudge_periodically;
 pub use restore::{restore_all, restore_one};
 pub use setup::{ComputerSeat, RoomContext, RoomSetup, SeatSetup};
 pub use task::{NotJournaled, open, open_journaled};

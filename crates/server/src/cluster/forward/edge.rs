@@ -283,6 +283,8 @@ impl Proxy {
                 .await;
             }
             RoomCommand::Status { reply } => self.status(reply),
+            // The owner's journal is its own; the edge keeps none.
+            RoomCommand::Rejournal => {}
         }
     }
 

@@ -5,13 +5,16 @@
 //! players or playing) owns a journal: a list of entries ([`Line`]) kept by a [`JournalStore`].
 //! The room writes it through its [`Writer`], which knows what the journal holds and adds only
 //! what changed; the store only appends, rewrites, deletes, syncs and loads. The file store
-//! ([`FileJournals`], `file.rs`) keeps each journal as `<data_dir>/rooms/<room id>.jsonl`, one
-//! JSON entry per line; the NATS store ([`NatsJournals`], `nats/`, with `--nats-url`) keeps them
+//! ([`FileJournals`], `file/`) keeps every journal in one log of segment files,
+//! `<data_dir>/rooms/journal-<number>.log`, one JSON entry per line after the room's id (each
+//! room's journal had a file of its own, `<room id>.jsonl`, before issue 18; those still
+//! restore); the NATS store ([`NatsJournals`], `nats/`, with `--nats-url`) keeps them
 //! on a JetStream stream, a subject per room, each room leased to one node; both plug in behind
 //! the same two traits without touching the room. A store may take a journal away from this
 //! process (another node owns the room now): the journal's `revoked` token is cancelled or a
 //! write fails with [`Revoked`], and the room stops at once, sending nothing it held. No lock is
-//! shared by rooms around I/O: each room writes its own journal from its own task.
+//! shared by rooms around I/O: each room writes its own journal from its own task (into the
+//! file store's log at a range of the file it reserved alone).
 //!
 //! The first entry is the setup: the mode, the seats taken so far with names, tokens and client seeds (a local room's
 //! one player holds every seat with one token), the server seed and its commitment, when the

@@ -29,6 +29,13 @@ pub trait JournalStore: Send + Sync + Debug {
 
     /// Forces what was written since the last sync to durable storage (`all`: everything).
     fn sync(&self, all: bool) -> BoxFuture<'_, ()>;
+
+    /// The rooms whose journals should be rewritten soon (in the file store's log, those begun
+    /// in an old segment), so that a room which writes nothing by itself can be nudged to
+    /// (`room/rejournal.rs`); none by default.
+    fn wanting_rewrite(&self) -> Vec<Uuid> {
+        Vec::new()
+    }
 }
 
 /// One room's journal, owned by the room (and, once its game is over, by the task that puts
@@ -46,6 +53,13 @@ pub trait RoomJournal: Send + Debug {
     /// Keeps the journal out of the way of every later start (it cannot be restored), where an
     /// operator can still read it.
     fn set_aside(self: Box<Self>) -> BoxFuture<'static, io::Result<()>>;
+
+    /// Whether the next write should rewrite the journal whole instead of appending to it (the
+    /// file store's log asks so of a journal begun in an old segment, to let that segment go);
+    /// never by default.
+    fn wants_rewrite(&self) -> bool {
+        false
+    }
 
     /// Cancelled once this process may no longer write the journal (another node owns the room
     /// now); `None` for a store whose journals cannot be taken away (files).

@@ -193,7 +193,13 @@ impl Writer {
         if self.stage == Stage::Suspended || (self.journal.is_none() && state.over) {
             return Ok(());
         }
-        let rewrite_pending = self.stage == Stage::Rewrite;
+        // A restored journal is rewritten in this server's format; a journal its store wants
+        // moved (the file store's log letting an old segment go) is rewritten too.
+        let rewrite_pending = self.stage == Stage::Rewrite
+            || self
+                .journal
+                .as_ref()
+                .is_some_and(|journal| journal.wants_rewrite());
         let may_rewrite = self.journal.is_none() || rewrite_pending || self.waiting_setup.is_some();
         if !may_rewrite {
             return self.append(state).await;
@@ -277,6 +283,10 @@ mod tests {
         tries: usize,
         /// The actions written, in order.
         actions: Vec<u64>,
+        /// How many rewrites were made.
+        rewrites: usize,
+        /// Whether the journal asks to be rewritten (until it is).
+        wants_rewrite: bool,
     }
 
     impl Script {
@@ -344,7 +354,16 @@ mod tests {
         }
 
         fn rewrite<'a>(&'a mut self, entries: &'a [Line]) -> BoxFuture<'a, io::Result<()>> {
+            {
+                let mut script = self.0.lock().unwrap();
+                script.rewrites += 1;
+                script.wants_rewrite = false;
+            }
             self.append(entries)
+        }
+
+        fn wants_rewrite(&self) -> bool {
+            self.0.lock().unwrap().wants_rewrite
         }
 
         fn delete(self: Box<Self>) -> BoxFuture<'static, io::Result<()>> {
@@ -472,6 +491,22 @@ mod tests {
         assert_eq!(answers, [true, true, true]);
         assert_eq!(store.tries(), 4);
         assert_eq!(store.actions(), [1, 2, 3, 4], "nothing lost, nothing twice");
+    }
+
+    #[tokio::test]
+    async fn a_journal_its_store_wants_moved_is_rewritten_whole_at_the_next_write() {
+        let store = Scripted::default();
+        let mut writer = started(&store).await;
+        store.0.lock().unwrap().wants_rewrite = true;
+        assert!(update(&mut writer, 2).await.is_ok());
+        assert!(update(&mut writer, 3).await.is_ok());
+        let script = store.0.lock().unwrap();
+        assert_eq!(script.rewrites, 1, "rewritten once, then appended to");
+        assert_eq!(
+            script.actions,
+            [1, 1, 2, 3],
+            "the rewrite holds every action"
+        );
     }
 
     #[tokio::test]
