@@ -92,7 +92,7 @@ async fn game(slot: &mut RoomSlot<'_>, api: &Api) -> Result<Ended, String> {
         .map_err(|error| code_of(&error))?;
         seats.push(client);
     }
-    slot.pacer.start_game(slot.config.action_timeout).await;
+    slot.start_game().await;
     let pacer = Mutex::new(slot.pacer.clone());
     let shared = Shared {
         timeout,
@@ -105,9 +105,9 @@ async fn game(slot: &mut RoomSlot<'_>, api: &Api) -> Result<Ended, String> {
             .flatten(),
     };
     let seed = slot.tally.games.wrapping_mul(u64::from(config.players)) ^ (slot.index as u64) << 32;
-    let (progress, timed_from) = (&slot.tally.progress, slot.tally.timed_from);
+    let tally = &slot.tally;
     let bots = seats.into_iter().zip(0..).map(|(client, seat)| {
-        let tally = Tally::new(progress.clone(), timed_from);
+        let tally = Tally::new(tally.progress.clone(), tally.run_started, tally.timed_from);
         play_bot(client, seed + seat, &shared, tally)
     });
     let ended = futures_util::future::join_all(bots).await;
@@ -214,6 +214,9 @@ async fn play_bot(
             Err(code) => break Err(code),
         }
     };
+    if let (Ok(Ended::Cut), Some(cut_at)) = (&ended, shared.cut_at) {
+        tokio::time::sleep_until((cut_at + super::CLOSE_AFTER_CUT).into()).await;
+    }
     client.close();
     (tally, ended)
 }

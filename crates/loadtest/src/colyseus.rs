@@ -133,8 +133,11 @@ async fn game(slot: &mut RoomSlot<'_>, http: &reqwest::Client) -> Result<Ended, 
             .await
             .map_err(|_| "timeout_start".to_owned())??;
     }
-    slot.pacer.start_game(slot.config.action_timeout).await;
+    slot.start_game().await;
     let ended = play(slot, &mut seats, timeout).await;
+    if matches!(ended, Ok(Ended::Cut)) {
+        slot.budget.wait_to_close().await;
+    }
     for mut seat in seats {
         let _ = seat.send(Message::binary(vec![LEAVE_ROOM])).await;
         let _ = seat.close(None).await;

@@ -81,7 +81,7 @@ pub(super) async fn play(
         let socket = within(timeout, socket::open(url, slot.source_addr(connection))).await??;
         seats.push(Seat { socket, read: 0 });
     }
-    slot.pacer.start_game(slot.config.action_timeout).await;
+    slot.start_game().await;
     let mut ended = Ok(Ended::Finished);
     for action in 0..ACTIONS_PER_GAME {
         if slot.cut() {
@@ -116,6 +116,9 @@ pub(super) async fn play(
                 break;
             }
         }
+    }
+    if matches!(ended, Ok(Ended::Cut)) {
+        slot.budget.wait_to_close().await;
     }
     for mut seat in seats {
         let _ = seat.socket.close(None).await;

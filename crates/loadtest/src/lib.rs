@@ -84,7 +84,9 @@ pub struct LoadConfig {
     pub source_addrs: Vec<IpAddr>,
     /// The longest wait for any one answer before the game counts as failed (`timeout`).
     pub action_timeout: Duration,
-    /// Round trips of actions due in the run's first this long are counted but not timed.
+    /// Round trips of actions due in the first this long are counted but not timed: the first
+    /// this long of the schedule in an open loop (it starts once every room is seated), of the
+    /// run in a closed loop.
     pub warmup: Duration,
     /// Our server in cluster mode only: open the rooms' WebSockets through this other node
     /// (its HTTP base URL) while `server` creates the rooms, so that every connection is
@@ -173,7 +175,17 @@ pub struct LoadReport {
     pub errors: BTreeMap<String, u64>,
     /// How late the generator's own runtime woke during the run.
     pub lag: Option<lag::Lag>,
+    /// The timed round trips of at least [`SLOW`]: when each action was due (seconds from the
+    /// start of the run) and how long it took (ms), in the order they were due; at most
+    /// [`SLOW_KEPT`] of them.
+    pub slow: Vec<(f64, f64)>,
 }
+
+/// A round trip this long or longer is listed in [`LoadReport::slow`].
+pub const SLOW: Duration = Duration::from_millis(50);
+
+/// How many slow round trips a report lists at most.
+pub const SLOW_KEPT: usize = 1000;
 
 impl LoadReport {
     /// Games finished per second.
@@ -218,7 +230,7 @@ pub async fn run(config: LoadConfig, progress: Arc<Progress>) -> LoadReport {
                 config: &config,
                 budget: &budget,
                 pacer: Pacer::new(&config, room, &start_line),
-                tally: Tally::new(progress, started + config.warmup),
+                tally: Tally::new(progress, started, started + config.warmup),
             };
             match config.target {
                 Target::Aeroplane => aeroplane::run_room(&mut slot).await,
@@ -237,6 +249,7 @@ pub async fn run(config: LoadConfig, progress: Arc<Progress>) -> LoadReport {
         round_trip_us: new_histogram(),
         errors: BTreeMap::new(),
         lag: None,
+        slow: Vec::new(),
     };
     while let Some(joined) = rooms.join_next().await {
         let Ok(tally) = joined else {
@@ -253,11 +266,21 @@ pub async fn run(config: LoadConfig, progress: Arc<Progress>) -> LoadReport {
         for (code, count) in tally.errors {
             *report.errors.entry(code).or_default() += count;
         }
+        report.slow.extend(tally.slow);
     }
+    report.slow.sort_by(|a, b| a.0.total_cmp(&b.0));
+    report.slow.truncate(SLOW_KEPT);
     report.elapsed = started.elapsed();
     report.lag = probe.finish().await;
     report
 }
+
+/// How long after an open loop's deadline the games it cut off close their sockets. Every
+/// action sent before the deadline is answered by then, so the closing of a thousand rooms at
+/// once (which stalled the generator for up to a few hundred milliseconds) delays none of the
+/// last round trips: before this wait, the round trips due in the run's last 100 ms were
+/// most of its p99.9 (docs/benchmarks.md).
+pub const CLOSE_AFTER_CUT: Duration = Duration::from_secs(1);
 
 /// When the run stops: a deadline, a number of games, or both.
 struct Budget {
@@ -275,6 +298,14 @@ impl Budget {
         match self.games {
             Some(games) => self.claimed.fetch_add(1, Ordering::Relaxed) < games,
             None => true,
+        }
+    }
+
+    /// Waits, in a game that the deadline cut off, until its sockets may close
+    /// ([`CLOSE_AFTER_CUT`]).
+    async fn wait_to_close(&self) {
+        if let Some(deadline) = self.deadline {
+            tokio::time::sleep_until((deadline + CLOSE_AFTER_CUT).into()).await;
         }
     }
 
@@ -314,6 +345,15 @@ impl RoomSlot<'_> {
         true
     }
 
+    /// A game of this slot starts: waits for its schedule (see `Pacer::start_game`); in an open
+    /// loop the warm-up then counts from the moment the schedule started, when every room is
+    /// seated, so that the time the rooms took to open never eats into it.
+    async fn start_game(&mut self) {
+        if let Some(started) = self.pacer.start_game(self.config.action_timeout).await {
+            self.tally.timed_from = started + self.config.warmup;
+        }
+    }
+
     /// In an open loop past the deadline: stop sending.
     fn cut(&self) -> bool {
         self.pacer.is_open() && self.budget.expired()
@@ -332,8 +372,12 @@ enum Ended {
 /// What one room slot (or one bot of it) measured.
 struct Tally {
     progress: Arc<Progress>,
+    /// When the run started.
+    run_started: Instant,
     /// Actions due before this are counted but not timed (the warm-up).
     timed_from: Instant,
+    /// The slow round trips timed: when due (seconds into the run) and how long (ms).
+    slow: Vec<(f64, f64)>,
     games: u64,
     failed: u64,
     actions: u64,
@@ -342,10 +386,12 @@ struct Tally {
 }
 
 impl Tally {
-    fn new(progress: Arc<Progress>, timed_from: Instant) -> Tally {
+    fn new(progress: Arc<Progress>, run_started: Instant, timed_from: Instant) -> Tally {
         Tally {
             progress,
+            run_started,
             timed_from,
+            slow: Vec::new(),
             games: 0,
             failed: 0,
             actions: 0,
@@ -357,8 +403,15 @@ impl Tally {
     /// Records one answered action, due at `due`.
     fn answered(&mut self, due: Instant) {
         if due >= self.timed_from {
-            let micros = u64::try_from(due.elapsed().as_micros()).unwrap_or(u64::MAX);
+            let took = due.elapsed();
+            let micros = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
             self.histogram.saturating_record(micros.max(1));
+            if took >= SLOW && self.slow.len() < SLOW_KEPT {
+                let at = due
+                    .saturating_duration_since(self.run_started)
+                    .as_secs_f64();
+                self.slow.push((at, took.as_secs_f64() * 1000.0));
+            }
         }
         self.actions += 1;
         self.progress.actions.fetch_add(1, Ordering::Relaxed);
@@ -383,6 +436,7 @@ impl Tally {
         for (code, count) in other.errors {
             *self.errors.entry(code).or_default() += count;
         }
+        self.slow.extend(other.slow);
     }
 }
 

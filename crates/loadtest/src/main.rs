@@ -57,9 +57,11 @@ struct Args {
     /// under way finish; in an open loop nothing is sent after it).
     #[arg(long, value_parser = parse_duration)]
     duration: Option<Duration>,
-    /// Leave the round trips of actions due in the run's first this long out of the latency
-    /// figures (they still count as actions), e.g. `3s`: the start, when every room is created
-    /// and connects at once, stalls both sides (docs/benchmarks.md). Default: none.
+    /// Leave the round trips of actions due in the first this long out of the latency figures
+    /// (they still count as actions), e.g. `3s`: in an open loop the first this long of the
+    /// schedule, which starts once every room is seated; in a closed loop the run's first this
+    /// long. The start, when every room is created and connects at once, stalls both sides
+    /// (docs/benchmarks.md). Default: none.
     #[arg(long, value_parser = parse_duration, default_value = "0s")]
     warmup: Duration,
     /// Open loop: actions due per second over all rooms together, each timed from the moment it
@@ -393,6 +395,7 @@ fn json_summary(report: &LoadReport, args: &Args, peak_kib: Option<u64>) -> serd
             "max": lag.late_us.max() as f64 / 1000.0,
             "stalls": lag.stalls.iter().map(|(at, ms)| serde_json::json!({"at_s": at, "ms": ms})).collect::<Vec<_>>(),
         })),
+        "slow_round_trips": report.slow.iter().map(|(at, ms)| serde_json::json!({"due_at_s": at, "ms": ms})).collect::<Vec<_>>(),
         "server_peak_kib": peak_kib,
     })
 }

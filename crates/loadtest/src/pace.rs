@@ -57,12 +57,17 @@ impl Pacer {
     /// are seated (or `patience` has passed), and the schedule starts from there. Without it,
     /// the first rooms play while the last thousand are still being created and joined, and
     /// that warm-up burst, not the steady state, set the run's p99 (docs/benchmarks.md).
-    pub(super) async fn start_game(&mut self, patience: Duration) {
+    /// Answers when the schedule started, the first time (in an open loop).
+    pub(super) async fn start_game(&mut self, patience: Duration) -> Option<Instant> {
+        let mut started = None;
         if let Some(start_line) = self.start_line.take() {
             start_line.cross(patience).await;
-            self.next = Instant::now() + self.phase;
+            let now = Instant::now();
+            self.next = now + self.phase;
+            started = Some(now);
         }
         self.next = self.next.max(Instant::now());
+        started
     }
 
     /// When the next action is due (now, in a closed loop), moving the schedule on by one.
