@@ -170,6 +170,8 @@ impl Room {
             let pending = std::mem::take(&mut self.pending);
             self.broadcast(&pending);
         }
+        // Every frame the command queued (events, answers) leaves now, from the room's task.
+        self.seats.flush_all();
         if std::mem::take(&mut self.finishing) {
             self.keep_record();
         }

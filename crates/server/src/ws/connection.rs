@@ -1,4 +1,11 @@
-//! The reading half of a connection: frames in, limits enforced, messages to the room.
+//! A WebSocket connection's task: frames in, limits enforced, messages to the room; pings out,
+//! the frames a full socket held back, and the close.
+//!
+//! The room writes its frames to the socket itself (`crate::outgoing::socket`); this task writes
+//! only what that could not: the pings, answers of its own (a `pong`, an `error` for a bad
+//! frame), tungstenite's replies to the client's control frames, frames left over when the
+//! socket was full, and the close frame. One task per connection, reading and writing, where
+//! there were two (issue 18).
 //!
 //! Bad input never reaches a room: a frame that is too big closes the socket (1009); a frame
 //! that does not decode gets an `error` with its code, and too many of those in a row close the
@@ -16,15 +23,21 @@ use aeroplane_protocol::client::{ClientMessage, DecodeError, decode};
 use aeroplane_protocol::error::{CloseCode, ErrorCode};
 use aeroplane_protocol::server::{Pong, ServerMessage};
 use aeroplane_store::GameStore;
-use axum::extract::ws::{Message, WebSocket};
+use bytes::Bytes;
 use futures_util::StreamExt;
+use tokio::net::TcpStream;
+use tokio::time::MissedTickBehavior;
+use tokio_tungstenite::WebSocketStream;
 use tracing::Instrument;
+use tungstenite::Message;
+use tungstenite::protocol::{Role, WebSocketConfig};
 use uuid::Uuid;
 
-use super::writer;
+use super::read_side::ReadSide;
 use crate::config::Config;
 use crate::identity::{self, Credentials, IdentityError};
 use crate::limits::TokenBucket;
+use crate::outgoing::socket::{Chunk, SocketQueue};
 use crate::outgoing::{self, Closer, Outbox, SendError};
 use crate::room::{ConnId, RoomCommand, RoomHandle};
 
@@ -39,7 +52,7 @@ pub(super) struct Limits {
     pub(super) max_bad_frames: u32,
     /// The outgoing queue's capacity.
     pub(super) queue: usize,
-    /// How often the writer pings.
+    /// How often the connection pings.
     pub(super) ping_interval: Duration,
     /// Frames per second admitted on average.
     pub(super) rate: f64,
@@ -73,9 +86,18 @@ static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 /// How long a `join` waits for the store to check its player credentials.
 const IDENTIFY_TIMEOUT: Duration = Duration::from_millis(1_500);
 
-/// Serves one upgraded WebSocket from `client` until it closes.
+/// How long a closing connection may take to write what is queued and its close frame, when
+/// its socket is full (the client reads slowly, or not at all).
+const CLOSE_PATIENCE: Duration = Duration::from_secs(10);
+
+/// How long a closed connection reads what the client still sends, waiting for its end.
+const LINGER: Duration = Duration::from_secs(2);
+
+/// Serves the WebSocket on `socket` (the client's first bytes after its upgrade request,
+/// `read`, already read) from `client` until it closes.
 pub(super) async fn run(
-    socket: WebSocket,
+    socket: TcpStream,
+    read: Bytes,
     room: RoomHandle,
     limits: Limits,
     client: Option<std::net::IpAddr>,
@@ -84,24 +106,36 @@ pub(super) async fn run(
     let conn: ConnId = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
     let client = client.map(|client| client.to_string());
     let span = tracing::info_span!("conn", room_id = %room.id, conn, client);
-    serve(socket, room, limits, conn, &*store)
+    serve(socket, read, room, limits, conn, &*store)
         .instrument(span)
         .await;
 }
 
-/// The connection's read loop: the close, the join deadline, silence, the rate limit and bad
-/// frames, in one `select!` whose branches share its counters (about 90 lines; its steps are
-/// the helpers below it).
+/// The connection's loop: the close, the join deadline, a full socket, pings, silence, the
+/// rate limit and bad frames, in one `select!` whose branches share its counters (about 100
+/// lines; its steps are the helpers below it).
 async fn serve(
-    socket: WebSocket,
+    socket: TcpStream,
+    read: Bytes,
     room: RoomHandle,
     limits: Limits,
     conn: ConnId,
     store: &dyn GameStore,
 ) {
-    let (sink, mut stream) = socket.split();
+    let (reader, writer) = socket.into_split();
+    let queue = Arc::new(SocketQueue::new(writer));
     let closer = Arc::new(Closer::default());
-    let (outbox, frames) = outgoing::queue(limits.queue, closer.clone());
+    let outbox = outgoing::for_socket(queue.clone(), limits.queue, closer.clone());
+    let config = WebSocketConfig::default()
+        .read_buffer_size(super::READ_BUFFER_BYTES)
+        .max_message_size(Some(limits.hard_frame_bytes))
+        .max_frame_size(Some(limits.hard_frame_bytes));
+    let read_side = ReadSide::new(reader, queue.clone(), limits.queue);
+    // A copy: `read` is a slice of the HTTP connection's whole read buffer, kept alive by it.
+    let partial = read.to_vec();
+    drop(read);
+    let mut stream =
+        WebSocketStream::from_partially_read(read_side, partial, Role::Server, Some(config)).await;
     if room
         .inbox
         .send(RoomCommand::Connect {
@@ -114,23 +148,32 @@ async fn serve(
         return;
     }
     tracing::debug!("connected");
-    let writer = tokio::spawn(writer::run(
-        sink,
-        frames,
-        closer.clone(),
-        limits.ping_interval,
-    ));
+    let mut ping = tokio::time::interval(limits.ping_interval);
+    ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    ping.tick().await;
     let mut bad_in_a_row = 0u32;
     let silence = limits.ping_interval * 2;
+    // Silence counts from the last frame read, not from this loop's other wake-ups (a ping
+    // sent, a full socket drained).
+    let mut silent_from = tokio::time::Instant::now();
     let mut bucket = TokenBucket::new(limits.rate, limits.burst);
     let mut patience = TokenBucket::new(1.0, limits.tolerance);
     let join_deadline = tokio::time::Instant::now() + limits.join_timeout;
     // Whether the client closed (or dropped) the socket rather than the server.
     let mut by_client = false;
     loop {
+        let waiting = queue.is_waiting();
         let frame = tokio::select! {
             biased;
             _ = closer.closed() => break,
+            // The socket was full: what is left goes once it has room.
+            () = queue.write_when_ready(), if waiting => continue,
+            () = queue.blocked(), if !waiting => continue,
+            _ = ping.tick() => {
+                let _ = queue.push(Chunk::Raw(super::frames::ping()), limits.queue);
+                queue.flush();
+                continue;
+            }
             () = tokio::time::sleep_until(join_deadline), if !closer.is_joined() => {
                 // The join may have been accepted while this branch was waiting.
                 if closer.is_joined() {
@@ -140,8 +183,9 @@ async fn serve(
                 closer.close(CloseCode::Timeout);
                 break;
             }
-            frame = tokio::time::timeout(silence, stream.next()) => frame,
+            frame = tokio::time::timeout_at(silent_from + silence, stream.next()) => frame,
         };
+        silent_from = tokio::time::Instant::now();
         let counted =
             matches!(frame, Ok(Some(Ok(ref message))) if !matches!(message, Message::Close(_)));
         if counted && !bucket.try_take() {
@@ -178,8 +222,40 @@ async fn serve(
     closer.close(CloseCode::RoomClosed);
     crate::telemetry::ws_closed(if by_client { None } else { closer.code() });
     drop(outbox);
-    let _ = writer.await;
+    if !by_client {
+        // tungstenite answered a client's close itself.
+        send_close(&queue, closer.code().unwrap_or(CloseCode::RoomClosed)).await;
+        linger(&mut stream).await;
+    }
     tracing::debug!("disconnected");
+}
+
+/// Sends the close frame with `code`: after what is queued (such as the error that explains
+/// it, waiting at most [`CLOSE_PATIENCE`] for a full socket), unless the client is being
+/// dropped for not reading; then ends the sending side.
+async fn send_close(queue: &SocketQueue, code: CloseCode) {
+    if code == CloseCode::TooSlow {
+        queue.discard();
+    }
+    let _ = queue.push(Chunk::Raw(super::frames::close(code)), usize::MAX);
+    queue.flush();
+    let _ = tokio::time::timeout(CLOSE_PATIENCE, async {
+        while queue.is_waiting() {
+            queue.write_when_ready().await;
+        }
+    })
+    .await;
+    queue.shut_down();
+}
+
+/// Reads and drops what the client still sends after the close frame (its pongs, its close),
+/// until it closes too or [`LINGER`] has passed: a socket closed with unread data is reset,
+/// and a reset can make the client lose the close frame before it reads it.
+async fn linger(stream: &mut WebSocketStream<ReadSide>) {
+    let _ = tokio::time::timeout(LINGER, async {
+        while let Some(Ok(_)) = stream.next().await {}
+    })
+    .await;
 }
 
 /// Sends a decoded message on: pings are answered here, a `join`'s player credentials are
@@ -240,9 +316,9 @@ async fn identify(store: &dyn GameStore, presented: &str) -> Result<Uuid, (Error
     }
 }
 
-/// Queues an answer from the connection itself; a full queue drops the client.
+/// Sends an answer from the connection itself; a full queue drops the client.
 fn answer_directly(outbox: &Outbox, answer: &ServerMessage) -> bool {
-    match outbox.send(answer) {
+    match outbox.send_now(answer) {
         Ok(()) => true,
         Err(SendError::Full) => {
             outbox.close(CloseCode::TooSlow);
@@ -254,12 +330,8 @@ fn answer_directly(outbox: &Outbox, answer: &ServerMessage) -> bool {
 
 /// Whether a read failed because the frame or message was over the hard size limit, matched by
 /// the WebSocket library's error kind (not by its message text).
-fn is_too_big(error: axum::Error) -> bool {
-    let inner = error.into_inner();
-    matches!(
-        inner.downcast_ref::<tungstenite::Error>(),
-        Some(tungstenite::Error::Capacity(_))
-    )
+fn is_too_big(error: &tungstenite::Error) -> bool {
+    matches!(error, tungstenite::Error::Capacity(_))
 }
 
 /// What one read from the socket means.
@@ -275,7 +347,7 @@ enum Read {
 /// Reads one frame (or the silence of two ping intervals): closes the socket with the right
 /// code where the frame ends the connection, and decodes a text frame.
 fn interpret(
-    frame: Result<Option<Result<Message, axum::Error>>, tokio::time::error::Elapsed>,
+    frame: Result<Option<Result<Message, tungstenite::Error>>, tokio::time::error::Elapsed>,
     limits: &Limits,
     closer: &Closer,
 ) -> Read {
@@ -288,14 +360,14 @@ fn interpret(
         Ok(None) | Ok(Some(Ok(Message::Close(_)))) => Read::End { by_client: true },
         Ok(Some(Err(error))) => {
             tracing::debug!(%error, "read failed");
-            if is_too_big(error) {
+            if is_too_big(&error) {
                 closer.close(CloseCode::TooBig);
                 Read::End { by_client: false }
             } else {
                 Read::End { by_client: true }
             }
         }
-        Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => Read::Skip,
+        Ok(Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_)))) => Read::Skip,
         Ok(Some(Ok(Message::Binary(_)))) => Read::Message(Err(DecodeError {
             code: ErrorCode::Malformed,
             message: "messages are JSON text frames".to_owned(),
@@ -318,7 +390,7 @@ fn refuse_over_rate(outbox: &Outbox, closer: &Closer, patience: &mut TokenBucket
     let answer = ServerMessage::error(None, ErrorCode::RateLimited, "too many messages; slow down");
     if !patience.try_take() {
         tracing::info!("rate limit exceeded persistently");
-        let _ = outbox.send(&answer);
+        let _ = outbox.send_now(&answer);
         closer.close(CloseCode::RateLimited);
         return false;
     }
@@ -331,7 +403,7 @@ fn refuse_bad_frame(outbox: &Outbox, closer: &Closer, error: DecodeError, last: 
     tracing::debug!(code = %error.code, "bad frame");
     let answer = ServerMessage::error(error.id, error.code, error.message);
     if last {
-        let _ = outbox.send(&answer);
+        let _ = outbox.send_now(&answer);
         closer.close(CloseCode::ProtocolViolation);
         return false;
     }

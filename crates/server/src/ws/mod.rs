@@ -1,24 +1,28 @@
 //! The WebSocket endpoint of a room: `GET /ws/rooms/{id}`.
 //!
-//! - [`connection`]: reads frames, enforces size and garbage limits, decodes, and forwards
-//!   messages to the room's inbox.
-//! - [`writer`]: drains the connection's bounded queue into the socket and pings.
+//! - [`upgrade`]: the handshake, which hands back the TCP socket itself.
+//! - [`connection`]: the connection's one task: reads frames, enforces size and garbage limits,
+//!   decodes, and forwards messages to the room's inbox; pings, and writes what the room could
+//!   not (a full socket's leftovers, the close).
+//! - [`read_side`]: the socket as tungstenite reads it; [`frames`]: the control frames sent.
 //!
-//! The handle a room holds to reach a connection is `crate::outgoing`, beside both.
+//! The handle a room holds to reach a connection, and the queue that writes the room's frames
+//! to the socket, are `crate::outgoing`, beside these.
 
 mod connection;
-mod writer;
+mod frames;
+mod read_side;
+mod upgrade;
 
-use aeroplane_protocol::error::ErrorCode;
 use axum::Router;
-use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::{Path, State, WebSocketUpgrade};
-use axum::response::{IntoResponse, Response};
+use axum::extract::{Path, State};
+use axum::response::Response;
 use axum::routing::get;
 
 use crate::error::HttpError;
 use crate::limits::ClientAddr;
 use crate::state::AppState;
+use upgrade::{NotAnUpgrade, Upgrade};
 
 /// The WebSocket layer's read buffer, in bytes. Every socket holds one for its whole life, idle
 /// or not (tungstenite's default of 128 KiB would cost that much per connection). Client
@@ -40,15 +44,10 @@ async fn upgrade(
     State(state): State<AppState>,
     Path(id): Path<String>,
     ClientAddr(address): ClientAddr,
-    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+    upgrade: Result<Upgrade, NotAnUpgrade>,
 ) -> Result<Response, HttpError> {
     let id = HttpError::parse_room_id(&id)?;
-    let upgrade = upgrade.map_err(|rejection| {
-        HttpError::bad_request(
-            ErrorCode::BadField,
-            format!("not a WebSocket upgrade: {}", rejection.body_text()),
-        )
-    })?;
+    let upgrade = upgrade.map_err(NotAnUpgrade::into_http)?;
     let room = state.room(id).await?;
     // Counted from here until the socket closes; refused before the upgrade when over a limit.
     let place = match address {
@@ -63,16 +62,10 @@ async fn upgrade(
     };
     let limits = connection::Limits::from_config(&state.config);
     let store = state.store.clone();
-    // The upgrade never negotiates compression: axum offers no permessage-deflate, whatever the
-    // client asks for (a test holds this).
-    let upgrade = upgrade
-        .read_buffer_size(READ_BUFFER_BYTES)
-        .max_message_size(limits.hard_frame_bytes)
-        .max_frame_size(limits.hard_frame_bytes);
-    Ok(upgrade
-        .on_upgrade(move |socket| async move {
-            connection::run(socket, room, limits, address, store).await;
-            drop(place);
-        })
-        .into_response())
+    // The upgrade never negotiates compression (permessage-deflate), whatever the client asks
+    // for (a test holds this).
+    Ok(upgrade.answer(move |socket, read| async move {
+        connection::run(socket, read, room, limits, address, store).await;
+        drop(place);
+    }))
 }

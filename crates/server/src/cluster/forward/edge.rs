@@ -360,7 +360,8 @@ impl Proxy {
             return;
         }
         match target.outbox.send_frame(frame) {
-            Ok(()) | Err(SendError::Closed) => {}
+            Ok(()) => target.outbox.flush(),
+            Err(SendError::Closed) => {}
             Err(SendError::Full) => target.outbox.close(CloseCode::TooSlow),
         }
     }

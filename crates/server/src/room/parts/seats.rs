@@ -493,6 +493,14 @@ impl Seats {
         }
     }
 
+    /// Writes every connection's queued frames to its socket (once per command: all of the
+    /// command's frames for one connection leave in one write).
+    pub(in crate::room) fn flush_all(&self) {
+        for conn in self.conns.values() {
+            conn.outbox.flush();
+        }
+    }
+
     /// Closes every connection's socket with `code` (the room is closing).
     pub(in crate::room) fn close_all(&self, code: CloseCode) {
         for conn in self.conns.values() {

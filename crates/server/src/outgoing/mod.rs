@@ -1,14 +1,24 @@
 //! The sending side of one connection, as rooms see it: a bounded queue and a way to close.
 //!
 //! The queue is bounded so a slow client can never make a room wait: a room only ever uses
-//! [`Outbox::send_frame`], which never waits, and a full queue means the client has fallen
-//! behind and is dropped (it can reconnect and resync from a snapshot). Closing goes around the
-//! queue, so it works even then.
+//! [`Outbox::send_frame`] and [`Outbox::flush`], which never wait, and a full queue means the
+//! client has fallen behind and is dropped (it can reconnect and resync from a snapshot).
+//! Closing goes around the queue, so it works even then.
 //!
-//! The queue is an unbounded `futures` channel with the bound kept by a counter beside it:
-//! tokio's bounded channel allocates a block of 32 slots (about 1.6 KiB) for every connection up
-//! front, idle or not, while this one allocates per queued frame. Memory per idle connection is
-//! one of the load benchmark's targets (docs/benchmarks.md).
+//! An outbox leads to one of two places:
+//!
+//! - A WebSocket's socket ([`socket::SocketQueue`]): frames are queued, and a flush writes them
+//!   to the kernel at once from the caller's task (the room flushes once per command, so all
+//!   of a command's frames leave in one `writev(2)`); only a full socket leaves frames for the
+//!   connection's task to write later.
+//! - An in-process reader ([`Frames`]: the server's computer players, and the connections that
+//!   another node forwards to this one): an unbounded `futures` channel with the bound kept by
+//!   a counter beside it (tokio's bounded channel allocates a block of 32 slots, about 1.6 KiB,
+//!   for every connection up front, idle or not; memory per idle connection is one of the load
+//!   benchmark's targets, docs/benchmarks.md). Its frames are seen at once; a flush does
+//!   nothing.
+
+pub mod socket;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -71,45 +81,90 @@ impl Closer {
     }
 }
 
-/// A new queue of at most `capacity` frames for one connection: the outbox that fills it and the
-/// frames its writer reads.
+/// A new in-process queue of at most `capacity` frames for one connection: the outbox that
+/// fills it and the frames its reader takes.
 pub fn queue(capacity: usize, closer: Arc<Closer>) -> (Outbox, Frames) {
     let (sender, receiver) = mpsc::unbounded();
     let outbox = Outbox {
-        queue: sender,
+        sink: Sink::Channel(sender),
         closer: closer.clone(),
         capacity: capacity.max(1),
     };
     (outbox, Frames { receiver, closer })
 }
 
+/// An outbox for a WebSocket whose frames go through `socket`, at most `capacity` of them
+/// waiting at once.
+pub fn for_socket(
+    socket: Arc<socket::SocketQueue>,
+    capacity: usize,
+    closer: Arc<Closer>,
+) -> Outbox {
+    Outbox {
+        sink: Sink::Socket(socket),
+        closer,
+        capacity: capacity.max(1),
+    }
+}
+
 /// A handle to send frames to one connection and to close it.
 #[derive(Clone, Debug)]
 pub struct Outbox {
-    queue: mpsc::UnboundedSender<Utf8Bytes>,
+    sink: Sink,
     closer: Arc<Closer>,
     capacity: usize,
 }
 
+/// Where an outbox's frames go.
+#[derive(Clone, Debug)]
+enum Sink {
+    /// To an in-process reader.
+    Channel(mpsc::UnboundedSender<Utf8Bytes>),
+    /// To a WebSocket's socket.
+    Socket(Arc<socket::SocketQueue>),
+}
+
 impl Outbox {
-    /// Queues an encoded frame without waiting.
+    /// Queues an encoded frame without waiting. A WebSocket's frames leave at the next
+    /// [`Outbox::flush`].
     pub fn send_frame(&self, frame: Utf8Bytes) -> Result<(), SendError> {
+        let queue = match &self.sink {
+            Sink::Socket(socket) => {
+                return socket.push(socket::Chunk::Text(frame), self.capacity);
+            }
+            Sink::Channel(queue) => queue,
+        };
         let queued = &self.closer.queued;
         if queued.fetch_add(1, Ordering::AcqRel) >= self.capacity {
             queued.fetch_sub(1, Ordering::AcqRel);
-            return Err(if self.queue.is_closed() {
+            return Err(if queue.is_closed() {
                 SendError::Closed
             } else {
                 SendError::Full
             });
         }
-        self.queue.unbounded_send(frame).map_err(|_| {
+        queue.unbounded_send(frame).map_err(|_| {
             queued.fetch_sub(1, Ordering::AcqRel);
             SendError::Closed
         })
     }
 
-    /// Encodes and queues one message without waiting.
+    /// Writes a WebSocket's queued frames to its socket now, as far as it takes them (never
+    /// waits); nothing to do for an in-process reader.
+    pub fn flush(&self) {
+        if let Sink::Socket(socket) = &self.sink {
+            socket.flush();
+        }
+    }
+
+    /// Queues one message and flushes at once (an answer outside a room's command).
+    pub fn send_now(&self, message: &ServerMessage) -> Result<(), SendError> {
+        let sent = self.send(message);
+        self.flush();
+        sent
+    }
+
+    /// Encodes and queues one message without waiting (it leaves at the next flush).
     pub fn send(&self, message: &ServerMessage) -> Result<(), SendError> {
         if let ServerMessage::Error(error) = message {
             crate::metrics::protocol_error(error.code.as_str());

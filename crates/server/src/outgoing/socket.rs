@@ -1,0 +1,336 @@
+//! A WebSocket's outgoing frames, written to its socket by whoever queues them.
+//!
+//! Why not a writer task per connection: every action woke the writer task of each player to
+//! frame and send its events, two task wake-ups per action that did nothing the room could not
+//! do itself (issue 18 measured them at a tenth of the server's CPU). Here the room queues the
+//! frames of a command and then [`SocketQueue::flush`]es: the frames go to the kernel at once,
+//! with one `writev(2)` for all of them, from the room's own task. That write never waits: when
+//! the socket's buffer is full (a client that reads slowly), what is left stays queued and the
+//! connection's task, told so, writes it once the socket has room; meanwhile every flush only
+//! queues. A client that falls a whole queue behind is dropped (the room sees
+//! [`SendError::Full`]), as before.
+//!
+//! The queue is behind a mutex because the room and the connection's task both write: each
+//! holds it only to queue or to make one non-blocking write, never across an `.await` and
+//! never while anything waits, so nobody ever waits long on it.
+//!
+//! Text frames are queued as their JSON (shared by every connection that gets them) and framed
+//! as they are written: a server's frames are not masked, so the header is a few bytes made
+//! per write ([`tungstenite::protocol::frame::FrameHeader`]). Control frames (pings, pongs, the
+//! close) are queued as they go on the wire.
+
+use std::collections::VecDeque;
+use std::io::{self, IoSlice};
+use std::sync::{Mutex, MutexGuard};
+
+use axum::extract::ws::Utf8Bytes;
+use bytes::Bytes;
+use tokio::net::tcp::OwnedWriteHalf;
+use tokio::sync::Notify;
+use tungstenite::protocol::frame::FrameHeader;
+use tungstenite::protocol::frame::coding::{Data, OpCode};
+
+use super::SendError;
+
+/// The longest header of a server's frame: two bytes and an eight-byte length.
+const MAX_HEADER: usize = 10;
+
+/// How many queued frames one write takes at most.
+const BATCH: usize = 32;
+
+/// One queued frame.
+#[derive(Debug)]
+pub(crate) enum Chunk {
+    /// A text frame's payload, framed as it is written.
+    Text(Utf8Bytes),
+    /// Bytes as they go on the wire (a control frame).
+    Raw(Bytes),
+}
+
+/// A connection's queue of frames in front of its socket.
+#[derive(Debug)]
+pub struct SocketQueue {
+    socket: OwnedWriteHalf,
+    pending: Mutex<Pending>,
+    /// Told when a write found the socket full: the connection's task waits for room.
+    blocked: Notify,
+}
+
+#[derive(Debug, Default)]
+struct Pending {
+    chunks: VecDeque<Chunk>,
+    /// Bytes of the first chunk (its header included) already written.
+    offset: usize,
+    /// The socket was full at the last write: only the connection's task writes, once it
+    /// has room.
+    waiting: bool,
+    /// The socket failed (the peer is gone): nothing more is queued.
+    broken: bool,
+}
+
+impl SocketQueue {
+    /// A queue in front of `socket`.
+    pub fn new(socket: OwnedWriteHalf) -> SocketQueue {
+        SocketQueue {
+            socket,
+            pending: Mutex::new(Pending::default()),
+            blocked: Notify::new(),
+        }
+    }
+
+    fn pending(&self) -> MutexGuard<'_, Pending> {
+        // Nothing panics while the lock is held, so it is never poisoned.
+        self.pending
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Queues a frame without writing it, unless `capacity` frames wait already.
+    pub(crate) fn push(&self, chunk: Chunk, capacity: usize) -> Result<(), SendError> {
+        let mut pending = self.pending();
+        if pending.broken {
+            return Err(SendError::Closed);
+        }
+        if pending.chunks.len() >= capacity {
+            return Err(SendError::Full);
+        }
+        if matches!(&chunk, Chunk::Raw(bytes) if bytes.is_empty()) {
+            return Ok(());
+        }
+        pending.chunks.push_back(chunk);
+        Ok(())
+    }
+
+    /// Writes what is queued, as far as the socket takes it now; never waits (when the socket
+    /// is full, the connection's task writes the rest once it has room).
+    pub fn flush(&self) {
+        let mut pending = self.pending();
+        if !pending.waiting {
+            self.write_out(&mut pending);
+        }
+    }
+
+    /// How many frames are queued.
+    pub fn queued(&self) -> usize {
+        self.pending().chunks.len()
+    }
+
+    /// Whether a write found the socket full and the rest waits for room.
+    pub fn is_waiting(&self) -> bool {
+        self.pending().waiting
+    }
+
+    /// Resolves once a write has found the socket full (at once if one did since last asked).
+    pub async fn blocked(&self) {
+        self.blocked.notified().await;
+    }
+
+    /// Waits until the socket has room, then writes on (the connection's task, after
+    /// [`SocketQueue::blocked`]).
+    pub async fn write_when_ready(&self) {
+        if self.socket.as_ref().writable().await.is_err() {
+            self.pending().broken = true;
+            return;
+        }
+        let mut pending = self.pending();
+        pending.waiting = false;
+        self.write_out(&mut pending);
+    }
+
+    /// Ends the sending side of the socket (a FIN after what was written), so that the client
+    /// reads the close frame and then the end, while the socket still reads what it sends.
+    pub fn shut_down(&self) {
+        let _ = socket2::SockRef::from(self.socket.as_ref()).shutdown(std::net::Shutdown::Write);
+    }
+
+    /// Drops the queued frames, but for one already partly written (the rest of it must follow,
+    /// or the client would read the next frame as its end): a connection dropped for being too
+    /// slow sends nothing more than that and its close frame.
+    pub fn discard(&self) {
+        let mut pending = self.pending();
+        let keep = usize::from(pending.offset > 0);
+        pending.chunks.truncate(keep);
+    }
+
+    /// Writes queued chunks until none is left, the socket is full or it fails.
+    fn write_out(&self, pending: &mut Pending) {
+        while !pending.chunks.is_empty() && !pending.broken {
+            let mut headers = [[0u8; MAX_HEADER]; BATCH];
+            let mut header_lengths = [0usize; BATCH];
+            for (index, chunk) in pending.chunks.iter().take(BATCH).enumerate() {
+                if let Chunk::Text(text) = chunk {
+                    header_lengths[index] = text_header(&mut headers[index], text.len());
+                }
+            }
+            let mut slices = [IoSlice::new(&[]); 2 * BATCH];
+            let mut count = 0;
+            let mut skip = pending.offset;
+            for (index, chunk) in pending.chunks.iter().take(BATCH).enumerate() {
+                let parts: [&[u8]; 2] = match chunk {
+                    Chunk::Text(text) => [
+                        &headers[index][..header_lengths[index]],
+                        text.as_str().as_bytes(),
+                    ],
+                    Chunk::Raw(bytes) => [bytes, &[]],
+                };
+                for part in parts {
+                    if skip >= part.len() {
+                        skip -= part.len();
+                        continue;
+                    }
+                    slices[count] = IoSlice::new(&part[skip..]);
+                    skip = 0;
+                    count += 1;
+                }
+            }
+            match self.socket.try_write_vectored(&slices[..count]) {
+                Ok(0) => pending.broken = true,
+                Ok(written) => pending.advance(written, &header_lengths),
+                Err(error) if error.kind() == io::ErrorKind::WouldBlock => {
+                    pending.waiting = true;
+                    self.blocked.notify_one();
+                    return;
+                }
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => {
+                    tracing::debug!(%error, "a socket write failed");
+                    pending.broken = true;
+                }
+            }
+        }
+        if pending.broken {
+            pending.chunks.clear();
+            pending.offset = 0;
+        }
+    }
+}
+
+impl Pending {
+    /// Drops what `written` bytes finished, given the first chunks' header lengths.
+    fn advance(&mut self, mut written: usize, header_lengths: &[usize; BATCH]) {
+        let mut index = 0;
+        while written > 0
+            && let Some(chunk) = self.chunks.front()
+        {
+            let length = match chunk {
+                Chunk::Text(text) => header_lengths[index] + text.len(),
+                Chunk::Raw(bytes) => bytes.len(),
+            };
+            let left = length - self.offset;
+            if written < left {
+                self.offset += written;
+                return;
+            }
+            written -= left;
+            self.offset = 0;
+            self.chunks.pop_front();
+            index += 1;
+        }
+    }
+}
+
+/// Writes the header of an unmasked, final text frame of `length` bytes; answers its length.
+fn text_header(header: &mut [u8; MAX_HEADER], length: usize) -> usize {
+    let frame = FrameHeader {
+        opcode: OpCode::Data(Data::Text),
+        ..FrameHeader::default()
+    };
+    let mut cursor = io::Cursor::new(&mut header[..]);
+    frame
+        .format(length as u64, &mut cursor)
+        .expect("a frame header fits in ten bytes");
+    usize::try_from(cursor.position()).unwrap_or(MAX_HEADER)
+}
+
+#[cfg(test)]
+mod tests {
+    use tokio::io::AsyncReadExt as _;
+    use tokio::net::{TcpListener, TcpStream};
+
+    use super::*;
+
+    /// A connected pair of sockets on loopback: this side's queue and the other side.
+    async fn pair() -> (SocketQueue, TcpStream) {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let client = TcpStream::connect(listener.local_addr().unwrap());
+        let (client, accepted) = tokio::join!(client, listener.accept());
+        let (client, accepted) = (client.unwrap(), accepted.unwrap().0);
+        // Small buffers, so that the socket is full after a few frames.
+        socket2::SockRef::from(&accepted)
+            .set_send_buffer_size(4096)
+            .unwrap();
+        socket2::SockRef::from(&client)
+            .set_recv_buffer_size(4096)
+            .unwrap();
+        let (_read, write) = accepted.into_split();
+        (SocketQueue::new(write), client)
+    }
+
+    /// Reads `count` unmasked text frames of the lengths that fit under 126 bytes.
+    async fn read_frames(client: &mut TcpStream, count: usize) -> Vec<String> {
+        let mut frames = Vec::new();
+        for _ in 0..count {
+            let mut header = [0u8; 2];
+            client.read_exact(&mut header).await.unwrap();
+            assert_eq!(header[0], 0x81, "a final text frame");
+            let mut payload = vec![0u8; usize::from(header[1])];
+            client.read_exact(&mut payload).await.unwrap();
+            frames.push(String::from_utf8(payload).unwrap());
+        }
+        frames
+    }
+
+    #[tokio::test]
+    async fn frames_queued_past_a_full_socket_all_arrive_whole_and_in_order() {
+        let (queue, mut client) = pair().await;
+        let count = 3_000;
+        let mut sent = Vec::new();
+        for number in 0..count {
+            let text = format!(
+                "{{\"frame\":{number},\"padding\":\"{}\"}}",
+                "x".repeat(number % 60)
+            );
+            sent.push(text.clone());
+            queue.push(Chunk::Text(text.into()), usize::MAX).unwrap();
+            if number % 7 == 0 {
+                queue.flush();
+            }
+        }
+        queue.flush();
+        assert!(
+            queue.is_waiting(),
+            "a client that reads nothing fills the socket"
+        );
+        let writer = async {
+            while queue.queued() > 0 {
+                queue.write_when_ready().await;
+            }
+        };
+        let (_, received) = tokio::join!(writer, read_frames(&mut client, count));
+        assert_eq!(received, sent);
+    }
+
+    #[tokio::test]
+    async fn a_queue_that_is_full_refuses_a_frame_and_a_discard_keeps_a_frame_begun() {
+        let (queue, mut client) = pair().await;
+        let frame = |text: &str| Chunk::Text(text.to_owned().into());
+        queue.push(frame("one"), 2).unwrap();
+        queue.push(frame("two"), 2).unwrap();
+        assert_eq!(queue.push(frame("three"), 2), Err(SendError::Full));
+        queue.discard();
+        queue.push(frame("four"), 2).unwrap();
+        queue.flush();
+        assert_eq!(read_frames(&mut client, 1).await, ["four"]);
+    }
+
+    #[test]
+    fn text_headers_are_those_of_unmasked_final_text_frames() {
+        let mut header = [0u8; MAX_HEADER];
+        assert_eq!(text_header(&mut header, 5), 2);
+        assert_eq!(header[..2], [0x81, 5]);
+        assert_eq!(text_header(&mut header, 300), 4);
+        assert_eq!(header[..4], [0x81, 126, 1, 44]);
+        assert_eq!(text_header(&mut header, 70_000), 10);
+        assert_eq!(header[..2], [0x81, 127]);
+    }
+}
