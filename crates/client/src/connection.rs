@@ -13,6 +13,7 @@ use futures_util::{SinkExt as _, StreamExt as _};
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode as WsCloseCode;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
@@ -45,6 +46,15 @@ pub(crate) enum Incoming {
 
 pub(crate) type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
+/// The socket's read buffer: the room's messages are a few hundred bytes, a snapshot a few
+/// KiB, and tungstenite grows the buffer for a bigger message. Its default of 128 KiB was
+/// zeroed on every read, 40% of the load generator's CPU (docs/benchmarks.md).
+const READ_BUFFER_BYTES: usize = 8 * 1024;
+
+fn config() -> WebSocketConfig {
+    WebSocketConfig::default().read_buffer_size(READ_BUFFER_BYTES)
+}
+
 /// Opens the WebSocket, from `bind` when given.
 pub(crate) async fn open(url: &str, bind: Option<IpAddr>) -> Result<Socket, ClientError> {
     let connect_error = |source| ClientError::Connect {
@@ -52,7 +62,7 @@ pub(crate) async fn open(url: &str, bind: Option<IpAddr>) -> Result<Socket, Clie
         source: Box::new(source),
     };
     let Some(bind) = bind else {
-        let (socket, _) = tokio_tungstenite::connect_async(url)
+        let (socket, _) = tokio_tungstenite::connect_async_with_config(url, Some(config()), false)
             .await
             .map_err(connect_error)?;
         return Ok(socket);
@@ -87,9 +97,13 @@ pub(crate) async fn open(url: &str, bind: Option<IpAddr>) -> Result<Socket, Clie
     if !url.starts_with("ws://") {
         return Err(ClientError::BadUrl(url.to_owned()));
     }
-    let (socket, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(stream))
-        .await
-        .map_err(connect_error)?;
+    let (socket, _) = tokio_tungstenite::client_async_with_config(
+        url,
+        MaybeTlsStream::Plain(stream),
+        Some(config()),
+    )
+    .await
+    .map_err(connect_error)?;
     Ok(socket)
 }
 
