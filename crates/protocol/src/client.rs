@@ -241,7 +241,19 @@ pub struct DecodeError {
 }
 
 /// Decodes one text frame.
+///
+/// A frame that is a valid message is decoded straight into it; only one that is not goes
+/// through a JSON value first, to say why (and to find its request id). The value was a
+/// second pass over every frame, about 2% of the server's CPU per action (issue 18).
 pub fn decode(text: &str) -> Result<ClientMessage, DecodeError> {
+    if let Ok(message) = serde_json::from_str(text) {
+        return Ok(message);
+    }
+    explain(text)
+}
+
+/// Decodes a frame through a JSON value, saying why it is no message.
+fn explain(text: &str) -> Result<ClientMessage, DecodeError> {
     let value: serde_json::Value = serde_json::from_str(text).map_err(|error| DecodeError {
         code: ErrorCode::Malformed,
         message: format!("not valid JSON: {error}"),

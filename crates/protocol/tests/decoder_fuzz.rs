@@ -6,7 +6,7 @@
 //! every `cargo test`, and draws inputs from three sources: arbitrary text, arbitrary JSON values
 //! with the protocol's own field names, and valid messages cut and mutated byte by byte.
 
-use aeroplane_protocol::client::{CLIENT_TYPES, decode};
+use aeroplane_protocol::client::{CLIENT_TYPES, ClientMessage, decode};
 use aeroplane_protocol::error::ErrorCode;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
@@ -78,12 +78,22 @@ const VALID: [&str; 4] = [
 
 /// Checks the decoder's contract on one frame.
 fn check(text: &str) -> Result<(), TestCaseError> {
+    // The decoder reads a valid frame straight into its message; it accepts exactly what the
+    // slower way through a JSON value accepts, and reads it the same.
+    let through_value = serde_json::from_str::<Value>(text)
+        .ok()
+        .and_then(|value| serde_json::from_value::<ClientMessage>(value).ok());
     match decode(text) {
         Ok(message) => {
+            prop_assert_eq!(through_value.as_ref(), Some(&message));
             // Whatever was accepted encodes and decodes to itself.
             prop_assert_eq!(decode(&message.to_json()).unwrap(), message);
         }
         Err(error) => {
+            prop_assert!(
+                through_value.is_none(),
+                "refused, yet a value reads: {text}"
+            );
             prop_assert!(
                 matches!(
                     error.code,

@@ -70,6 +70,17 @@ impl Closer {
         self.joined.load(Ordering::Relaxed)
     }
 
+    /// Wakes whoever waits in [`Closer::woken`] (the connection's task: its socket is full).
+    pub fn wake(&self) {
+        self.notify.notify_one();
+    }
+
+    /// Waits until a close is asked for or [`Closer::wake`] is called (at once if either
+    /// happened since the last wait).
+    pub async fn woken(&self) {
+        self.notify.notified().await;
+    }
+
     /// Waits until a close is asked for, and returns its code.
     pub async fn closed(&self) -> CloseCode {
         loop {

@@ -21,16 +21,15 @@
 
 use std::collections::VecDeque;
 use std::io::{self, IoSlice};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use axum::extract::ws::Utf8Bytes;
 use bytes::Bytes;
 use tokio::net::tcp::OwnedWriteHalf;
-use tokio::sync::Notify;
 use tungstenite::protocol::frame::FrameHeader;
 use tungstenite::protocol::frame::coding::{Data, OpCode};
 
-use super::SendError;
+use super::{Closer, SendError};
 
 /// The longest header of a server's frame: two bytes and an eight-byte length.
 const MAX_HEADER: usize = 10;
@@ -52,8 +51,8 @@ pub(crate) enum Chunk {
 pub struct SocketQueue {
     socket: OwnedWriteHalf,
     pending: Mutex<Pending>,
-    /// Told when a write found the socket full: the connection's task waits for room.
-    blocked: Notify,
+    /// Woken when a write found the socket full: the connection's task waits for room.
+    closer: Arc<Closer>,
 }
 
 #[derive(Debug, Default)]
@@ -69,12 +68,12 @@ struct Pending {
 }
 
 impl SocketQueue {
-    /// A queue in front of `socket`.
-    pub fn new(socket: OwnedWriteHalf) -> SocketQueue {
+    /// A queue in front of `socket`, waking `closer`'s waiter when the socket is full.
+    pub fn new(socket: OwnedWriteHalf, closer: Arc<Closer>) -> SocketQueue {
         SocketQueue {
             socket,
             pending: Mutex::new(Pending::default()),
-            blocked: Notify::new(),
+            closer,
         }
     }
 
@@ -120,13 +119,8 @@ impl SocketQueue {
         self.pending().waiting
     }
 
-    /// Resolves once a write has found the socket full (at once if one did since last asked).
-    pub async fn blocked(&self) {
-        self.blocked.notified().await;
-    }
-
-    /// Waits until the socket has room, then writes on (the connection's task, after
-    /// [`SocketQueue::blocked`]).
+    /// Waits until the socket has room, then writes on (the connection's task, woken by
+    /// [`Closer::wake`] when a write found the socket full).
     pub async fn write_when_ready(&self) {
         if self.socket.as_ref().writable().await.is_err() {
             self.pending().broken = true;
@@ -188,7 +182,7 @@ impl SocketQueue {
                 Ok(written) => pending.advance(written, &header_lengths),
                 Err(error) if error.kind() == io::ErrorKind::WouldBlock => {
                     pending.waiting = true;
-                    self.blocked.notify_one();
+                    self.closer.wake();
                     return;
                 }
                 Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
@@ -263,7 +257,7 @@ mod tests {
             .set_recv_buffer_size(4096)
             .unwrap();
         let (_read, write) = accepted.into_split();
-        (SocketQueue::new(write), client)
+        (SocketQueue::new(write, Arc::default()), client)
     }
 
     /// Reads `count` unmasked text frames of the lengths that fit under 126 bytes.

@@ -17,7 +17,7 @@ use aeroplane_protocol::error::CloseCode;
 use aeroplane_protocol::record::Mode;
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_protocol::snapshot::{ComputerView, FairnessView, RoomPhase, Snapshot};
-use aeroplane_rules::{Side, TableAction};
+use aeroplane_rules::Side;
 use tokio::time::Instant;
 use uuid::Uuid;
 
@@ -293,14 +293,9 @@ impl Room {
     pub(super) fn account(&mut self, before: RoomView) {
         let after = self.view();
         if after != before {
-            let new: Vec<TableAction> = self
-                .timeline
-                .actions()
-                .iter()
-                .skip(before.actions)
-                .map(|logged| logged.action)
-                .collect();
-            crate::metrics::room_changed(self.mode, before, after, &new);
+            let actions = self.timeline.actions();
+            let new = actions.get(before.actions..).unwrap_or_default();
+            crate::metrics::room_changed(self.mode, before, after, new);
         }
     }
 }

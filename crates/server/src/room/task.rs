@@ -206,7 +206,7 @@ impl Room {
                     }
                     None => Step::Close,
                 },
-                () = sleep_until(wake.unwrap_or_else(Instant::now)), if wake.is_some() => {
+                () = until(wake) => {
                     let now = Instant::now();
                     self.expire_seats(now);
                     self.expire_clock(now);
@@ -277,6 +277,15 @@ impl Room {
         .into_iter()
         .flatten()
         .min()
+    }
+}
+
+/// Waits until `wake`; forever without one. (A `select!` makes every branch's future, so a
+/// timer made only to be disabled cost a clock read and a timer at every command.)
+async fn until(wake: Option<Instant>) {
+    match wake {
+        Some(wake) => sleep_until(wake).await,
+        None => std::future::pending().await,
     }
 }
 

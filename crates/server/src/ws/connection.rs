@@ -123,8 +123,8 @@ async fn serve(
     store: &dyn GameStore,
 ) {
     let (reader, writer) = socket.into_split();
-    let queue = Arc::new(SocketQueue::new(writer));
     let closer = Arc::new(Closer::default());
+    let queue = Arc::new(SocketQueue::new(writer, closer.clone()));
     let outbox = outgoing::for_socket(queue.clone(), limits.queue, closer.clone());
     let config = WebSocketConfig::default()
         .read_buffer_size(super::READ_BUFFER_BYTES)
@@ -156,6 +156,9 @@ async fn serve(
     // Silence counts from the last frame read, not from this loop's other wake-ups (a ping
     // sent, a full socket drained).
     let mut silent_from = tokio::time::Instant::now();
+    // One timer for the silence, moved on only when it fires early (not at every frame).
+    let silent = tokio::time::sleep_until(silent_from + silence);
+    tokio::pin!(silent);
     let mut bucket = TokenBucket::new(limits.rate, limits.burst);
     let mut patience = TokenBucket::new(1.0, limits.tolerance);
     let join_deadline = tokio::time::Instant::now() + limits.join_timeout;
@@ -165,10 +168,15 @@ async fn serve(
         let waiting = queue.is_waiting();
         let frame = tokio::select! {
             biased;
-            _ = closer.closed() => break,
+            // A close asked for, or the socket found full.
+            () = closer.woken() => {
+                if closer.code().is_some() {
+                    break;
+                }
+                continue;
+            }
             // The socket was full: what is left goes once it has room.
             () = queue.write_when_ready(), if waiting => continue,
-            () = queue.blocked(), if !waiting => continue,
             _ = ping.tick() => {
                 let _ = queue.push(Chunk::Raw(super::frames::ping()), limits.queue);
                 queue.flush();
@@ -183,11 +191,19 @@ async fn serve(
                 closer.close(CloseCode::Timeout);
                 break;
             }
-            frame = tokio::time::timeout_at(silent_from + silence, stream.next()) => frame,
+            () = &mut silent => {
+                let due = silent_from + silence;
+                if tokio::time::Instant::now() < due {
+                    silent.as_mut().reset(due);
+                    continue;
+                }
+                None
+            }
+            frame = stream.next() => Some(frame),
         };
         silent_from = tokio::time::Instant::now();
         let counted =
-            matches!(frame, Ok(Some(Ok(ref message))) if !matches!(message, Message::Close(_)));
+            matches!(frame, Some(Some(Ok(ref message))) if !matches!(message, Message::Close(_)));
         if counted && !bucket.try_take() {
             if !refuse_over_rate(&outbox, &closer, &mut patience) {
                 break;
@@ -344,21 +360,21 @@ enum Read {
     Message(Result<ClientMessage, DecodeError>),
 }
 
-/// Reads one frame (or the silence of two ping intervals): closes the socket with the right
-/// code where the frame ends the connection, and decodes a text frame.
+/// Reads one frame (`None`: the silence of two ping intervals): closes the socket with the
+/// right code where the frame ends the connection, and decodes a text frame.
 fn interpret(
-    frame: Result<Option<Result<Message, tungstenite::Error>>, tokio::time::error::Elapsed>,
+    frame: Option<Option<Result<Message, tungstenite::Error>>>,
     limits: &Limits,
     closer: &Closer,
 ) -> Read {
     match frame {
-        Err(_) => {
+        None => {
             tracing::info!("no frame for two ping intervals");
             closer.close(CloseCode::Timeout);
             Read::End { by_client: false }
         }
-        Ok(None) | Ok(Some(Ok(Message::Close(_)))) => Read::End { by_client: true },
-        Ok(Some(Err(error))) => {
+        Some(None) | Some(Some(Ok(Message::Close(_)))) => Read::End { by_client: true },
+        Some(Some(Err(error))) => {
             tracing::debug!(%error, "read failed");
             if is_too_big(&error) {
                 closer.close(CloseCode::TooBig);
@@ -367,13 +383,13 @@ fn interpret(
                 Read::End { by_client: true }
             }
         }
-        Ok(Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_)))) => Read::Skip,
-        Ok(Some(Ok(Message::Binary(_)))) => Read::Message(Err(DecodeError {
+        Some(Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_)))) => Read::Skip,
+        Some(Some(Ok(Message::Binary(_)))) => Read::Message(Err(DecodeError {
             code: ErrorCode::Malformed,
             message: "messages are JSON text frames".to_owned(),
             id: None,
         })),
-        Ok(Some(Ok(Message::Text(text)))) => {
+        Some(Some(Ok(Message::Text(text)))) => {
             if text.len() > limits.max_frame_bytes {
                 tracing::info!(bytes = text.len(), "frame too big");
                 closer.close(CloseCode::TooBig);
