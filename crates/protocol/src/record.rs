@@ -14,8 +14,8 @@
 //! knows only format 1 keeps reading every game it can play.
 
 use aeroplane_rules::{
-    Action, Colour, Die, EndReason, Game, ReplayError, Rules, Ruleset, Side, Table, TableAction,
-    TableReplayError,
+    Action, Colour, Die, EndReason, Forfeit, Game, Plane, ReplayError, Rules, Ruleset, Side, Table,
+    TableAction, TableReplayError,
 };
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -199,7 +199,12 @@ impl Places {
 }
 
 /// One action of the log, with the room event number it produced.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// Written by hand as the flat object its derived form wrote (the event, the action's fields,
+/// `undone` when set): serde's `flatten` went through a map serializer for every action, the
+/// largest part of writing a journal line (issue 18). Read with the derived form; a test holds
+/// both to the same JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 pub struct LoggedAction {
     /// The room event number of the first event this action produced.
     pub event: u64,
@@ -212,6 +217,55 @@ pub struct LoggedAction {
     /// value of the die stream.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub undone: bool,
+}
+
+impl Serialize for LoggedAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        /// The flat object, field by field in the derived form's order.
+        #[derive(Serialize)]
+        struct Flat {
+            event: u64,
+            action: &'static str,
+            colour: Side,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            value: Option<Die>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            plane: Option<Plane>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            reason: Option<Forfeit>,
+            #[serde(skip_serializing_if = "std::ops::Not::not")]
+            undone: bool,
+        }
+        let mut flat = Flat {
+            event: self.event,
+            action: "",
+            colour: self.action.side(),
+            value: None,
+            plane: None,
+            reason: None,
+            undone: self.undone,
+        };
+        flat.action = match self.action {
+            TableAction::Roll { value, .. } => {
+                flat.value = Some(value);
+                "roll"
+            }
+            TableAction::Move { plane, .. } => {
+                flat.plane = Some(plane);
+                "move"
+            }
+            TableAction::Resign { .. } => "resign",
+            TableAction::OfferDraw { .. } => "offer_draw",
+            TableAction::AcceptDraw { .. } => "accept_draw",
+            TableAction::DeclineDraw { .. } => "decline_draw",
+            TableAction::WithdrawDraw { .. } => "withdraw_draw",
+            TableAction::Forfeit { reason, .. } => {
+                flat.reason = Some(reason);
+                "forfeit"
+            }
+        };
+        flat.serialize(serializer)
+    }
 }
 
 /// The fairness fields of `fairness.md`: everything needed to re-derive every roll.
@@ -426,4 +480,69 @@ pub enum RecordReplayError {
     /// The seats or an action were refused by the rules.
     #[error(transparent)]
     Refused(#[from] TableReplayError),
+}
+
+#[cfg(test)]
+mod tests {
+    use aeroplane_rules::{Die, Forfeit, Plane, Side, TableAction};
+
+    use super::*;
+
+    /// The form the derived serializer wrote, with `flatten`.
+    #[derive(Serialize)]
+    struct Derived {
+        event: u64,
+        #[serde(flatten)]
+        action: TableAction,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        undone: bool,
+    }
+
+    #[test]
+    fn a_logged_action_writes_the_json_its_derived_form_wrote_and_reads_it_back() {
+        let mut actions = Vec::new();
+        for colour in Side::ALL {
+            actions.extend([
+                TableAction::Roll {
+                    colour,
+                    value: Die::new(6).unwrap(),
+                },
+                TableAction::Move {
+                    colour,
+                    plane: Plane::new(3).unwrap(),
+                },
+                TableAction::Resign { colour },
+                TableAction::OfferDraw { colour },
+                TableAction::AcceptDraw { colour },
+                TableAction::DeclineDraw { colour },
+                TableAction::WithdrawDraw { colour },
+                TableAction::Forfeit {
+                    colour,
+                    reason: Forfeit::Abandoned,
+                },
+                TableAction::Forfeit {
+                    colour,
+                    reason: Forfeit::Timeout,
+                },
+            ]);
+        }
+        for (event, action) in (7..).zip(actions) {
+            for undone in [false, true] {
+                let logged = LoggedAction {
+                    event,
+                    action,
+                    undone,
+                };
+                let json = serde_json::to_string(&logged).unwrap();
+                let derived = serde_json::to_string(&Derived {
+                    event,
+                    action,
+                    undone,
+                })
+                .unwrap();
+                assert_eq!(json, derived);
+                assert_eq!(serde_json::from_str::<LoggedAction>(&json).unwrap(), logged);
+            }
+        }
+    }
 }

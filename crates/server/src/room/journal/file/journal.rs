@@ -36,9 +36,9 @@ impl FileJournal {
     fn add(&mut self, entries: &[Line]) -> io::Result<()> {
         match &self.home {
             Home::Log(_) => {
-                let mut text = String::new();
+                let mut text = Vec::new();
                 segment::push_entries(&mut text, self.id, entries);
-                self.log.write(text.as_bytes())
+                self.log.write(&text)
             }
             Home::OneFile(path) => OpenOptions::new()
                 .append(true)

@@ -183,7 +183,7 @@ impl Log {
             homes.entry(id).or_insert(segment.number);
             segment
         };
-        match segment.write(segment::begin(id, entries).as_bytes()) {
+        match segment.write(&segment::begin(id, entries)) {
             Ok(()) => {
                 lock(&self.homes).insert(id, segment.number);
                 self.dirty.store(true, Ordering::Release);
@@ -202,7 +202,7 @@ impl Log {
 
     /// Deletes room `id`'s journal.
     fn end(&self, id: Uuid) -> io::Result<()> {
-        self.write(segment::end(id).as_bytes())?;
+        self.write(&segment::end(id))?;
         lock(&self.homes).remove(&id);
         Ok(())
     }

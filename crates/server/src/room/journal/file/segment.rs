@@ -95,34 +95,38 @@ fn write_all_at(file: &File, mut bytes: &[u8], mut offset: u64) -> io::Result<()
 }
 
 /// Adds room `id`'s lines for `entries` to `text`, one per entry.
-pub(super) fn push_entries(text: &mut String, id: Uuid, entries: &[Line]) {
+pub(super) fn push_entries(text: &mut Vec<u8>, id: Uuid, entries: &[Line]) {
     for entry in entries {
         push_prefix(text, id);
-        text.push_str(&serde_json::to_string(entry).expect("journal entries encode"));
-        text.push('\n');
+        serde_json::to_writer(&mut *text, entry).expect("journal entries encode");
+        text.push(b'\n');
     }
 }
 
 /// Room `id`'s lines that start its journal afresh with `entries`.
-pub(super) fn begin(id: Uuid, entries: &[Line]) -> String {
-    let mut text = String::new();
+pub(super) fn begin(id: Uuid, entries: &[Line]) -> Vec<u8> {
+    let mut text = Vec::new();
     push_prefix(&mut text, id);
-    text.push_str(&format!("begin {}\n", entries.len()));
+    text.extend_from_slice(format!("begin {}\n", entries.len()).as_bytes());
     push_entries(&mut text, id, entries);
     text
 }
 
 /// Room `id`'s line that deletes its journal.
-pub(super) fn end(id: Uuid) -> String {
-    let mut text = String::new();
+pub(super) fn end(id: Uuid) -> Vec<u8> {
+    let mut text = Vec::new();
     push_prefix(&mut text, id);
-    text.push_str("end\n");
+    text.extend_from_slice(b"end\n");
     text
 }
 
-fn push_prefix(text: &mut String, id: Uuid) {
-    text.push_str(id.as_hyphenated().encode_lower(&mut Uuid::encode_buffer()));
-    text.push(' ');
+fn push_prefix(text: &mut Vec<u8>, id: Uuid) {
+    text.extend_from_slice(
+        id.as_hyphenated()
+            .encode_lower(&mut Uuid::encode_buffer())
+            .as_bytes(),
+    );
+    text.push(b' ');
 }
 
 /// What one line of a segment says.

@@ -145,7 +145,7 @@ async fn what_a_write_cut_short_leaves_is_read_as_if_it_had_never_been_tried() {
     let log = store.log.clone();
     // A rewrite that lost its last line, and a line torn half way: the rest of each one's
     // range was never written, so it reads as NULs.
-    let mut cut = segment::begin(id, &[action(7), action(8)]).into_bytes();
+    let mut cut = segment::begin(id, &[action(7), action(8)]);
     let kept = cut.len() - 60;
     cut[kept..].fill(0);
     log.write(&cut).unwrap();
@@ -155,9 +155,9 @@ async fn what_a_write_cut_short_leaves_is_read_as_if_it_had_never_been_tried() {
     log.write(&torn).unwrap();
     store.create(other, &[action(1)]).await.unwrap();
     // An append tried again after a failure that had half written it.
-    let mut twice = String::new();
+    let mut twice = Vec::new();
     segment::push_entries(&mut twice, id, &[action(3)]);
-    log.write(twice.as_bytes()).unwrap();
+    log.write(&twice).unwrap();
     journal.append(&[action(3), action(4)]).await.unwrap();
     drop((journal, store, log));
 
