@@ -145,6 +145,27 @@ proptest! {
 }
 
 #[test]
+fn rolls_and_moves_read_the_fast_way_accept_and_refuse_exactly_what_they_did() {
+    for text in [
+        r#"{"type":"roll","seen":3}"#,
+        r#"{"type":"roll","id":null,"seen":3}"#,
+        r#"{"type":"roll","id":4,"seen":3,"plane":null}"#,
+        r#"{"type":"roll","id":4,"seen":3,"pl\u0061ne":null}"#,
+        r#"{"type":"roll","id":4,"seen":3,"plane":1}"#,
+        r#"{"type":"move","seen":3}"#,
+        r#"{"type":"move","seen":3,"plane":null}"#,
+        r#"{"type":"move","seen":3,"plane":4}"#,
+        r#"{"type":"move","seen":3,"plane":2,"extra":1}"#,
+        r#"{"type":"move","seen":3,"seen":4,"plane":2}"#,
+        r#"{"type":"roll","seen":3}"#,
+        r#"{"type":"move","seen":3,"plane":1}"#,
+        r#"{"seen":3,"plane":1,"type":"move","id":9}"#,
+    ] {
+        check(text).unwrap();
+    }
+}
+
+#[test]
 fn deeply_nested_json_is_refused_without_overflowing_the_stack() {
     let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
     assert_eq!(decode(&deep).unwrap_err().code, ErrorCode::Malformed);
