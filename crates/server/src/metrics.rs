@@ -259,7 +259,7 @@ fn action_counter(action: &Action) -> &'static Counter {
 }
 
 /// Every action kind, as [`action_kind`] names them.
-const ACTION_KINDS: [&str; 8] = [
+pub(crate) const ACTION_KINDS: [&str; 8] = [
     "roll",
     "move",
     "resign",

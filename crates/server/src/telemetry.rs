@@ -152,17 +152,7 @@ fn zero_game_counters() {
                 .absolute(0);
         }
     }
-    let kinds = [
-        "roll",
-        "move",
-        "resign",
-        "offer_draw",
-        "accept_draw",
-        "decline_draw",
-        "withdraw_draw",
-        "forfeit",
-    ];
-    for kind in kinds {
+    for kind in crate::metrics::ACTION_KINDS {
         counter!("aeroplane_actions_total", "kind" => kind).absolute(0);
     }
     let codes = ErrorCode::PROTOCOL
