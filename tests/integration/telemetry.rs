@@ -41,6 +41,7 @@ async fn every_counter_is_there_at_zero_and_requests_refusals_and_closes_are_cou
         "aeroplane_http_requests_total{route=\"/api/games/{id}/replay\",status=\"503\"}",
         "aeroplane_games_finished_total{mode=\"local\",reason=\"timeout\"}",
         "aeroplane_protocol_errors_total{code=\"offer_too_soon\"}",
+        "aeroplane_actions_total{kind=\"withdraw_draw\"}",
         "process_resident_memory_bytes",
         "process_open_fds",
         "process_max_fds",

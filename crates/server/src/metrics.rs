@@ -33,9 +33,11 @@
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
+use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::record::{GameRecord, LoggedAction, Mode};
 use aeroplane_protocol::snapshot::RoomPhase;
 use aeroplane_rules::TableAction as Action;
+use aeroplane_rules::{EndReason, RuleError};
 use aeroplane_store::{GameQuery, GameStore, Saved, StoreError};
 use futures_util::future::{BoxFuture, FutureExt};
 use metrics::{Counter, counter, gauge, histogram};
@@ -74,8 +76,38 @@ pub fn handle() -> &'static PrometheusHandle {
         }
         describe();
         crate::telemetry::register();
+        zero_game_counters();
         handle
     })
+}
+
+/// The game counters, at zero for every mode, reason, kind and code (as [`crate::telemetry`]
+/// sets its own, and for the same reason: a counter is in Prometheus' text from the first scrape).
+fn zero_game_counters() {
+    let reasons = [
+        EndReason::Finished,
+        EndReason::Resigned,
+        EndReason::Agreed,
+        EndReason::Abandoned,
+        EndReason::Timeout,
+    ];
+    for mode in [Mode::Online, Mode::Computer, Mode::Local].map(Mode::as_str) {
+        counter!("aeroplane_games_started_total", "mode" => mode).absolute(0);
+        counter!("aeroplane_rooms_restored_total", "mode" => mode).absolute(0);
+        for reason in reasons.map(EndReason::as_str) {
+            counter!("aeroplane_games_finished_total", "mode" => mode, "reason" => reason)
+                .absolute(0);
+        }
+    }
+    for kind in ACTION_KINDS {
+        counter!("aeroplane_actions_total", "kind" => kind).absolute(0);
+    }
+    let codes = ErrorCode::PROTOCOL
+        .into_iter()
+        .chain(RuleError::ALL.map(ErrorCode::Rule));
+    for code in codes {
+        counter!("aeroplane_protocol_errors_total", "code" => code.as_str()).absolute(0);
+    }
 }
 
 fn describe() {
@@ -259,7 +291,7 @@ fn action_counter(action: &Action) -> &'static Counter {
 }
 
 /// Every action kind, as [`action_kind`] names them.
-pub(crate) const ACTION_KINDS: [&str; 8] = [
+const ACTION_KINDS: [&str; 8] = [
     "roll",
     "move",
     "resign",

@@ -27,8 +27,6 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use aeroplane_protocol::error::{CloseCode, ErrorCode};
-use aeroplane_protocol::record::Mode;
-use aeroplane_rules::{EndReason, RuleError};
 use metrics::{counter, gauge};
 use tokio::time::Instant;
 
@@ -109,8 +107,8 @@ const STALL: Duration = Duration::from_millis(20);
 /// How long one burst of refusals (same code, same address) lasts in the log.
 const BURST: Duration = Duration::from_secs(10);
 
-/// Describes every metric of this module and sets every counter, of this module and of
-/// [`crate::metrics`], to zero for every known label.
+/// Describes every metric of this module and sets its every counter to zero for every known
+/// label (the game counters of [`crate::metrics`] are zeroed there).
 pub fn register() {
     describe();
     gauge!("aeroplane_build_info", "version" => env!("CARGO_PKG_VERSION")).set(1.0);
@@ -132,35 +130,6 @@ pub fn register() {
     }
     counter!("aeroplane_store_rejected_total").absolute(0);
     counter!("aeroplane_journal_write_failures_total").absolute(0);
-    zero_game_counters();
-}
-
-/// The game counters of [`crate::metrics`], at zero for every mode, reason, kind and code.
-fn zero_game_counters() {
-    let reasons = [
-        EndReason::Finished,
-        EndReason::Resigned,
-        EndReason::Agreed,
-        EndReason::Abandoned,
-        EndReason::Timeout,
-    ];
-    for mode in [Mode::Online, Mode::Computer, Mode::Local].map(Mode::as_str) {
-        counter!("aeroplane_games_started_total", "mode" => mode).absolute(0);
-        counter!("aeroplane_rooms_restored_total", "mode" => mode).absolute(0);
-        for reason in reasons.map(EndReason::as_str) {
-            counter!("aeroplane_games_finished_total", "mode" => mode, "reason" => reason)
-                .absolute(0);
-        }
-    }
-    for kind in crate::metrics::ACTION_KINDS {
-        counter!("aeroplane_actions_total", "kind" => kind).absolute(0);
-    }
-    let codes = ErrorCode::PROTOCOL
-        .into_iter()
-        .chain(RuleError::ALL.map(ErrorCode::Rule));
-    for code in codes {
-        counter!("aeroplane_protocol_errors_total", "code" => code.as_str()).absolute(0);
-    }
 }
 
 fn describe() {
