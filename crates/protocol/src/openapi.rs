@@ -27,7 +27,7 @@ use crate::api::{
 };
 use crate::error::ErrorCode;
 use crate::record::{GameRecord, LoggedAction};
-use aeroplane_rules::RuleError;
+use aeroplane_rules::{RuleError, TableAction};
 
 /// A colour on the wire (the rules crate's `Colour` and `Side`): a two-player `plyyard` game
 /// seats Red and Yellow only; a table of three seats Blue too, and of four Green as well.
@@ -91,16 +91,6 @@ impl PartialSchema for LoggedAction {
                 .schema_type(Type::Integer)
                 .minimum(Some(0))
         };
-        let actions = [
-            "roll",
-            "move",
-            "resign",
-            "offer_draw",
-            "accept_draw",
-            "decline_draw",
-            "withdraw_draw",
-            "forfeit",
-        ];
         ObjectBuilder::new()
             .schema_type(Type::Object)
             .description(Some(
@@ -114,7 +104,7 @@ impl PartialSchema for LoggedAction {
                 "action",
                 ObjectBuilder::new()
                     .schema_type(Type::String)
-                    .enum_values(Some(actions)),
+                    .enum_values(Some(TableAction::NAMES)),
             )
             .required("action")
             .property("colour", ColourName::schema())

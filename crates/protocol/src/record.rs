@@ -245,25 +245,17 @@ impl Serialize for LoggedAction {
             reason: None,
             undone: self.undone,
         };
-        flat.action = match self.action {
-            TableAction::Roll { value, .. } => {
-                flat.value = Some(value);
-                "roll"
-            }
-            TableAction::Move { plane, .. } => {
-                flat.plane = Some(plane);
-                "move"
-            }
-            TableAction::Resign { .. } => "resign",
-            TableAction::OfferDraw { .. } => "offer_draw",
-            TableAction::AcceptDraw { .. } => "accept_draw",
-            TableAction::DeclineDraw { .. } => "decline_draw",
-            TableAction::WithdrawDraw { .. } => "withdraw_draw",
-            TableAction::Forfeit { reason, .. } => {
-                flat.reason = Some(reason);
-                "forfeit"
-            }
-        };
+        flat.action = self.action.name();
+        match self.action {
+            TableAction::Roll { value, .. } => flat.value = Some(value),
+            TableAction::Move { plane, .. } => flat.plane = Some(plane),
+            TableAction::Forfeit { reason, .. } => flat.reason = Some(reason),
+            TableAction::Resign { .. }
+            | TableAction::OfferDraw { .. }
+            | TableAction::AcceptDraw { .. }
+            | TableAction::DeclineDraw { .. }
+            | TableAction::WithdrawDraw { .. } => {}
+        }
         flat.serialize(serializer)
     }
 }

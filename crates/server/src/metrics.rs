@@ -99,7 +99,7 @@ fn zero_game_counters() {
                 .absolute(0);
         }
     }
-    for kind in ACTION_KINDS {
+    for kind in Action::NAMES {
         counter!("aeroplane_actions_total", "kind" => kind).absolute(0);
     }
     let codes = ErrorCode::PROTOCOL
@@ -283,24 +283,12 @@ pub fn room_changed(mode: Mode, before: RoomView, after: RoomView, new_actions: 
 /// The counter of actions of `action`'s kind, looked up in the registry once per kind (a lookup
 /// per action, hashing its labels, was a percent of the server's CPU under load).
 fn action_counter(action: &Action) -> &'static Counter {
-    static COUNTERS: OnceLock<[Counter; ACTION_KINDS.len()]> = OnceLock::new();
+    static COUNTERS: OnceLock<[Counter; Action::NAMES.len()]> = OnceLock::new();
     let counters = COUNTERS.get_or_init(|| {
-        ACTION_KINDS.map(|kind| counter!("aeroplane_actions_total", "kind" => kind))
+        Action::NAMES.map(|kind| counter!("aeroplane_actions_total", "kind" => kind))
     });
-    &counters[action_index(action)]
+    &counters[action.index()]
 }
-
-/// Every action kind, as [`action_kind`] names them.
-const ACTION_KINDS: [&str; 8] = [
-    "roll",
-    "move",
-    "resign",
-    "offer_draw",
-    "accept_draw",
-    "decline_draw",
-    "withdraw_draw",
-    "forfeit",
-];
 
 /// Records a room rebuilt from its journal at start-up, open now as `after` shows it. Only the
 /// gauges and `aeroplane_rooms_restored_total` move: the game was counted as started, its
@@ -348,25 +336,6 @@ fn phase_name(phase: RoomPhase) -> &'static str {
         RoomPhase::Waiting => "waiting",
         RoomPhase::Playing => "playing",
         RoomPhase::Over => "over",
-    }
-}
-
-/// The metric label of an action.
-pub fn action_kind(action: &Action) -> &'static str {
-    ACTION_KINDS[action_index(action)]
-}
-
-/// Where `action`'s kind is in [`ACTION_KINDS`].
-fn action_index(action: &Action) -> usize {
-    match action {
-        Action::Roll { .. } => 0,
-        Action::Move { .. } => 1,
-        Action::Resign { .. } => 2,
-        Action::OfferDraw { .. } => 3,
-        Action::AcceptDraw { .. } => 4,
-        Action::DeclineDraw { .. } => 5,
-        Action::WithdrawDraw { .. } => 6,
-        Action::Forfeit { .. } => 7,
     }
 }
 

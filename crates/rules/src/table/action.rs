@@ -66,6 +66,38 @@ pub enum TableAction {
 }
 
 impl TableAction {
+    /// Every action's name, in the enum's order: the `action` tag of its JSON form, and the
+    /// `kind` label of the server's action counters.
+    pub const NAMES: [&'static str; 8] = [
+        "roll",
+        "move",
+        "resign",
+        "offer_draw",
+        "accept_draw",
+        "decline_draw",
+        "withdraw_draw",
+        "forfeit",
+    ];
+
+    /// Where the action's name is in [`TableAction::NAMES`].
+    pub const fn index(&self) -> usize {
+        match self {
+            TableAction::Roll { .. } => 0,
+            TableAction::Move { .. } => 1,
+            TableAction::Resign { .. } => 2,
+            TableAction::OfferDraw { .. } => 3,
+            TableAction::AcceptDraw { .. } => 4,
+            TableAction::DeclineDraw { .. } => 5,
+            TableAction::WithdrawDraw { .. } => 6,
+            TableAction::Forfeit { .. } => 7,
+        }
+    }
+
+    /// The action's name (its JSON `action` tag).
+    pub const fn name(&self) -> &'static str {
+        Self::NAMES[self.index()]
+    }
+
     /// The player who took the action.
     pub const fn side(&self) -> Side {
         match *self {
@@ -199,6 +231,35 @@ mod tests {
         assert_eq!(TableAction::from(action).to_plyyard(), Some(action));
         let blue = TableAction::Resign { colour: Side::Blue };
         assert_eq!(blue.to_plyyard(), None);
+    }
+
+    #[test]
+    fn every_action_is_named_as_its_json_tag() {
+        let colour = Side::Blue;
+        let actions = [
+            TableAction::Roll {
+                colour,
+                value: Die::new(3).unwrap(),
+            },
+            TableAction::Move {
+                colour,
+                plane: Plane::new(1).unwrap(),
+            },
+            TableAction::Resign { colour },
+            TableAction::OfferDraw { colour },
+            TableAction::AcceptDraw { colour },
+            TableAction::DeclineDraw { colour },
+            TableAction::WithdrawDraw { colour },
+            TableAction::Forfeit {
+                colour,
+                reason: Forfeit::Timeout,
+            },
+        ];
+        for (index, action) in actions.iter().enumerate() {
+            assert_eq!(action.index(), index);
+            let json = serde_json::to_value(action).unwrap();
+            assert_eq!(json["action"], action.name());
+        }
     }
 
     #[test]
