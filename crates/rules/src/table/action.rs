@@ -93,7 +93,8 @@ impl TableAction {
         }
     }
 
-    /// The action's name (its JSON `action` tag).
+    /// The action's name (its JSON `action` tag; `aeroplane-protocol`'s record tests hold every
+    /// name to the tag).
     pub const fn name(&self) -> &'static str {
         Self::NAMES[self.index()]
     }
@@ -231,35 +232,6 @@ mod tests {
         assert_eq!(TableAction::from(action).to_plyyard(), Some(action));
         let blue = TableAction::Resign { colour: Side::Blue };
         assert_eq!(blue.to_plyyard(), None);
-    }
-
-    #[test]
-    fn every_action_is_named_as_its_json_tag() {
-        let colour = Side::Blue;
-        let actions = [
-            TableAction::Roll {
-                colour,
-                value: Die::new(3).unwrap(),
-            },
-            TableAction::Move {
-                colour,
-                plane: Plane::new(1).unwrap(),
-            },
-            TableAction::Resign { colour },
-            TableAction::OfferDraw { colour },
-            TableAction::AcceptDraw { colour },
-            TableAction::DeclineDraw { colour },
-            TableAction::WithdrawDraw { colour },
-            TableAction::Forfeit {
-                colour,
-                reason: Forfeit::Timeout,
-            },
-        ];
-        for (index, action) in actions.iter().enumerate() {
-            assert_eq!(action.index(), index);
-            let json = serde_json::to_value(action).unwrap();
-            assert_eq!(json["action"], action.name());
-        }
     }
 
     #[test]
