@@ -87,10 +87,11 @@ pub fn create_dir_all(dir: &Path) -> io::Result<()> {
     builder.create(dir)
 }
 
-/// Creates (or truncates) the file at `path` for writing, owner-only.
+/// Creates (or truncates) the file at `path` for writing (and reading: the journal log maps its
+/// segments into memory), owner-only.
 pub fn create_file(path: &Path) -> io::Result<File> {
     let mut options = OpenOptions::new();
-    options.write(true).create(true).truncate(true);
+    options.read(true).write(true).create(true).truncate(true);
     #[cfg(unix)]
     options.mode(FILE_MODE);
     options.open(path)

@@ -6,9 +6,10 @@
 //! room's rewrite (a seat taken, the game started) created a temporary file and renamed it over
 //! the old one, an inode created and one freed per write: half the server's CPU while a
 //! thousand rooms opened at once, and the stalls of docs/benchmarks.md's open loop (issue 18).
-//! In the log an append, a rewrite and a delete are each one `pwrite(2)` of a few lines to the
+//! In the log an append, a rewrite and a delete are each one write of a few lines to the
 //! segment being written ([`segment`]): no descriptor per room, no file created or renamed, and
-//! no lock between rooms (each write reserves its own range of the file).
+//! no lock between rooms (each write reserves its own range of the file). On Linux that write
+//! is a copy into the segment mapped in memory (`mapped.rs`), not a system call.
 //!
 //! A rewrite is atomic as before: its `begin` line says how many entries follow, and a reader
 //! counts it only when all of them are there (`load.rs`). What a journal holds is therefore
@@ -34,6 +35,8 @@
 
 mod journal;
 mod load;
+#[cfg(target_os = "linux")]
+mod mapped;
 mod segment;
 #[cfg(test)]
 mod tests;
@@ -92,6 +95,13 @@ struct Log {
     segment_bytes: u64,
 }
 
+/// How much of a segment is written through a memory map: twice the size at which the next
+/// segment is begun, for the lines written before the sync task sees it full (past the map they
+/// are written with `pwrite(2)`). Only what is written takes disk space or memory.
+fn mapped_bytes(segment_bytes: u64) -> u64 {
+    segment_bytes.saturating_mul(2)
+}
+
 /// Locks a mutex of the log; none is held while anything could panic, so none is poisoned.
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex
@@ -116,7 +126,7 @@ impl FileJournals {
             .collect();
         older.sort_unstable();
         let number = older.last().map_or(1, |last| last + 1);
-        let current = Segment::create(&dir, number)?;
+        let current = Segment::create(&dir, number, mapped_bytes(segment_bytes))?;
         Ok(Arc::new(FileJournals {
             log: Arc::new(Log {
                 dir,
@@ -229,7 +239,11 @@ impl Log {
         if full.len() < self.segment_bytes {
             return Ok(());
         }
-        let next = Arc::new(Segment::create(&self.dir, full.number + 1)?);
+        let next = Arc::new(Segment::create(
+            &self.dir,
+            full.number + 1,
+            mapped_bytes(self.segment_bytes),
+        )?);
         *lock(&self.current) = next;
         self.current_number
             .store(full.number + 1, Ordering::Release);

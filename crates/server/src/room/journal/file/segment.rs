@@ -4,7 +4,9 @@
 //! write takes the next free range of the file with one atomic addition and writes exactly
 //! there (`pwrite(2)`), so writes from rooms on different threads never interleave, none waits
 //! for another, and a write cut short (a full disk, a killed process) spoils only its own
-//! range. Unwritten bytes read as NULs, which the reader takes as line breaks.
+//! range. Unwritten bytes read as NULs, which the reader takes as line breaks. On Linux the
+//! write is a copy into the file mapped in memory (`mapped.rs`), with `pwrite(2)` past the map's
+//! end and wherever the map could not be made.
 //!
 //! Every line names its room: `<room id> <entry as JSON>`, or one of two marks:
 //! `<room id> begin <n>`, which starts the room's journal afresh with the `n` entries that
@@ -41,16 +43,33 @@ pub(super) struct Segment {
     file: File,
     /// The first byte not reserved yet: where the next write goes.
     end: AtomicU64,
+    /// The file mapped for writing, if it could be.
+    #[cfg(target_os = "linux")]
+    mapped: Option<super::mapped::Mapped>,
 }
 
 impl Segment {
-    /// Creates segment `number` in `dir`, empty and owner-only.
-    pub(super) fn create(dir: &Path, number: u64) -> io::Result<Segment> {
-        let file = aeroplane_store::private::create_file(&dir.join(file_name(number)))?;
+    /// Creates segment `number` in `dir`, empty and owner-only; on Linux its first `capacity`
+    /// bytes (rounded up) are written through a memory map.
+    pub(super) fn create(dir: &Path, number: u64, capacity: u64) -> io::Result<Segment> {
+        let path = dir.join(file_name(number));
+        let file = aeroplane_store::private::create_file(&path)?;
+        #[cfg(target_os = "linux")]
+        let mapped = match super::mapped::Mapped::new(&file, capacity) {
+            Ok(mapped) => Some(mapped),
+            Err(error) => {
+                tracing::warn!(%error, segment = %path.display(), "cannot map a journal segment; writing it with pwrite(2)");
+                None
+            }
+        };
+        #[cfg(not(target_os = "linux"))]
+        let _ = capacity;
         Ok(Segment {
             number,
             file,
             end: AtomicU64::new(0),
+            #[cfg(target_os = "linux")]
+            mapped,
         })
     }
 
@@ -68,6 +87,12 @@ impl Segment {
     pub(super) fn write(&self, bytes: &[u8]) -> io::Result<()> {
         let length = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
         let offset = self.end.fetch_add(length, Ordering::AcqRel);
+        #[cfg(target_os = "linux")]
+        if let Some(mapped) = &self.mapped
+            && mapped.write(&self.file, offset, bytes)
+        {
+            return Ok(());
+        }
         write_all_at(&self.file, bytes, offset)
     }
 }

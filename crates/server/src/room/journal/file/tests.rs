@@ -222,3 +222,47 @@ async fn a_journal_file_of_a_server_before_the_log_is_read_and_moved_into_the_lo
     assert_eq!(read[&id], vec![action(1), action(2), action(3)]);
     assert_eq!(read[&moved], vec![action(9)]);
 }
+
+/// Appends `count` actions after the first, one write each, and answers the journal.
+async fn append_many(store: Arc<FileJournals>, id: Uuid, count: u64) -> Box<dyn RoomJournal> {
+    let mut journal = store.create(id, &[action(1)]).await.unwrap();
+    for event in 2..=count {
+        journal.append(&[action(event)]).await.unwrap();
+    }
+    journal
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn lines_written_through_the_map_and_past_its_end_from_many_threads_all_read_back() {
+    let dir = tempfile::tempdir().unwrap();
+    // A map of 1 MiB (four chunks); no sync runs, so the segment is never rotated and the
+    // writes go on past the map's end with pwrite(2).
+    let store = FileJournals::open_with(dir.path().to_owned(), 512 << 10).unwrap();
+    store.load_all().await;
+    let path = store.log.current().path(dir.path());
+    let first = Uuid::new_v4();
+    let journal = append_many(store.clone(), first, 100).await;
+    let length = fs::metadata(&path).unwrap().len();
+    assert!(
+        length > 0 && length.is_multiple_of(mapped::CHUNK),
+        "the map's file grows by whole chunks, not by what pwrite(2) wrote: {length} bytes"
+    );
+    let ids: Vec<Uuid> = (0..4).map(|_| Uuid::new_v4()).collect();
+    let writers: Vec<_> = ids
+        .iter()
+        .map(|&id| tokio::spawn(append_many(store.clone(), id, 3_000)))
+        .collect();
+    let mut journals = vec![journal];
+    for writer in writers {
+        journals.push(writer.await.unwrap());
+    }
+    assert!(store.log.current().len() > 1 << 20, "past the map's end");
+    drop((journals, store));
+
+    let (_store, read) = reopen(dir.path(), SEGMENT_BYTES).await;
+    assert_eq!(read[&first], (1..=100).map(action).collect::<Vec<_>>());
+    for id in ids {
+        assert_eq!(read[&id], (1..=3_000).map(action).collect::<Vec<_>>());
+    }
+}
