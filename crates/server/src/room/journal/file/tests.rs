@@ -236,7 +236,7 @@ async fn append_many(store: Arc<FileJournals>, id: Uuid, count: u64) -> Box<dyn 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn lines_written_through_the_map_and_past_its_end_from_many_threads_all_read_back() {
     let dir = tempfile::tempdir().unwrap();
-    // A map of 1 MiB (four chunks); no sync runs, so the segment is never rotated and the
+    // A map of 1 MiB (sixteen chunks); no sync runs, so the segment is never rotated and the
     // writes go on past the map's end with pwrite(2).
     let store = FileJournals::open_with(dir.path().to_owned(), 512 << 10).unwrap();
     store.load_all().await;
