@@ -102,10 +102,7 @@ impl Mapped {
     /// Allocates the file up to at least `end` (a whole chunk past it, within the map), and
     /// unmaps the pages a chunk or more behind what was allocated before.
     fn grow(&self, file: &File, end: u64) -> io::Result<()> {
-        let mut dropped = self
-            .growth
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut dropped = super::lock(&self.growth);
         let allocated = self.allocated.load(Ordering::Acquire);
         if end <= allocated {
             return Ok(());
