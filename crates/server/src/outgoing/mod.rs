@@ -9,7 +9,7 @@
 //!
 //! - A WebSocket's socket ([`socket::SocketQueue`]): frames are queued, and a flush writes them
 //!   to the kernel at once from the caller's task (the room flushes once per command, so all
-//!   of a command's frames leave in one `writev(2)`); only a full socket leaves frames for the
+//!   of a command's frames leave in one system call); only a full socket leaves frames for the
 //!   connection's task to write later.
 //! - An in-process reader ([`Frames`]: the server's computer players, and the connections that
 //!   another node forwards to this one): an unbounded `futures` channel with the bound kept by
