@@ -29,7 +29,6 @@ use axum::extract::ws::Utf8Bytes;
 use futures_channel::mpsc;
 use futures_util::StreamExt as _;
 use tokio::sync::Notify;
-use tokio::sync::futures::Notified;
 
 /// Why a frame could not be queued.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -77,10 +76,9 @@ impl Closer {
     }
 
     /// Waits until a close is asked for or [`Closer::wake`] is called (at once if either
-    /// happened since the last wait ended). One wait may be kept across many loops of its
-    /// caller: making and dropping one each time takes the notifier's lock twice.
-    pub fn woken(&self) -> Notified<'_> {
-        self.notify.notified()
+    /// happened since the last wait).
+    pub async fn woken(&self) {
+        self.notify.notified().await;
     }
 
     /// Waits until a close is asked for, and returns its code.

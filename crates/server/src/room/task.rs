@@ -194,9 +194,6 @@ impl Room {
             self.account(RoomView::default());
         }
         let mut stopping = self.context.lifecycle.stopping();
-        // Made once, not at every command: each wait on the server-wide watch, made and dropped,
-        // took the lock of its list of waiters (every room's) twice.
-        let mut stopping = std::pin::pin!(stopping.wait_for(|stop| *stop));
         let ending = loop {
             let wake = self.next_wake();
             let before = self.view();
@@ -220,7 +217,7 @@ impl Room {
                     }
                 }
                 // The server is shutting down: the journal keeps the game for the restart.
-                _ = &mut stopping => Step::Stop,
+                _ = stopping.wait_for(|stop| *stop) => Step::Stop,
                 // The journal was taken from this node (its lease lapsed).
                 () = cancelled(revoked) => Step::Lost,
             };

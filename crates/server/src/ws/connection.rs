@@ -164,16 +164,12 @@ async fn serve(
     let join_deadline = tokio::time::Instant::now() + limits.join_timeout;
     // Whether the client closed (or dropped) the socket rather than the server.
     let mut by_client = false;
-    // The wait for a close or a full socket, kept from one frame to the next and renewed only
-    // when it ends.
-    let mut woken = std::pin::pin!(closer.woken());
     loop {
         let waiting = queue.is_waiting();
         let frame = tokio::select! {
             biased;
             // A close asked for, or the socket found full.
-            () = &mut woken => {
-                woken.set(closer.woken());
+            () = closer.woken() => {
                 if closer.code().is_some() {
                     break;
                 }
