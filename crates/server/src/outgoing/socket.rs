@@ -308,34 +308,53 @@ mod tests {
         frames
     }
 
-    #[tokio::test]
-    async fn frames_queued_past_a_full_socket_all_arrive_whole_and_in_order() {
-        let (queue, mut client) = pair().await;
-        let count = 3_000;
-        let mut sent = Vec::new();
-        for number in 0..count {
-            let text = format!(
-                "{{\"frame\":{number},\"padding\":\"{}\"}}",
-                "x".repeat(number % 60)
-            );
-            sent.push(text.clone());
-            queue.push(Chunk::Text(text.into()), usize::MAX).unwrap();
-            if number % 7 == 0 {
+    /// Queues `texts` as text frames, flushing after every `every`-th one and at the end.
+    fn queue_flushing_every(queue: &SocketQueue, texts: &[String], every: usize) {
+        for (number, text) in texts.iter().enumerate() {
+            queue
+                .push(Chunk::Text(text.clone().into()), usize::MAX)
+                .unwrap();
+            if number % every == 0 {
                 queue.flush();
             }
         }
         queue.flush();
-        assert!(
-            queue.is_waiting(),
-            "a client that reads nothing fills the socket"
-        );
+    }
+
+    /// Writes what is queued as the socket takes it while the client reads `count` frames.
+    async fn write_and_read_back(
+        queue: &SocketQueue,
+        client: &mut TcpStream,
+        count: usize,
+    ) -> Vec<String> {
         let writer = async {
             while queue.queued() > 0 {
                 queue.write_when_ready().await;
             }
         };
-        let (_, received) = tokio::join!(writer, read_frames(&mut client, count));
-        assert_eq!(received, sent);
+        tokio::join!(writer, read_frames(client, count)).1
+    }
+
+    #[tokio::test]
+    async fn frames_queued_past_a_full_socket_all_arrive_whole_and_in_order() {
+        let (queue, mut client) = pair().await;
+        let sent: Vec<String> = (0..3_000)
+            .map(|number| {
+                format!(
+                    "{{\"frame\":{number},\"padding\":\"{}\"}}",
+                    "x".repeat(number % 60)
+                )
+            })
+            .collect();
+        queue_flushing_every(&queue, &sent, 7);
+        assert!(
+            queue.is_waiting(),
+            "a client that reads nothing fills the socket"
+        );
+        assert_eq!(
+            write_and_read_back(&queue, &mut client, sent.len()).await,
+            sent
+        );
     }
 
     #[tokio::test]
@@ -354,23 +373,14 @@ mod tests {
             125,
             126,
         ];
-        let mut sent = Vec::new();
-        for number in 0..90 {
-            let text = "y".repeat(lengths[number % lengths.len()]) + &number.to_string();
-            sent.push(text.clone());
-            queue.push(Chunk::Text(text.into()), usize::MAX).unwrap();
-            if number % 3 == 0 {
-                queue.flush();
-            }
-        }
-        queue.flush();
-        let writer = async {
-            while queue.queued() > 0 {
-                queue.write_when_ready().await;
-            }
-        };
-        let (_, received) = tokio::join!(writer, read_frames(&mut client, sent.len()));
-        assert_eq!(received, sent);
+        let sent: Vec<String> = (0..90)
+            .map(|number| "y".repeat(lengths[number % lengths.len()]) + &number.to_string())
+            .collect();
+        queue_flushing_every(&queue, &sent, 3);
+        assert_eq!(
+            write_and_read_back(&queue, &mut client, sent.len()).await,
+            sent
+        );
     }
 
     #[tokio::test]
