@@ -18,7 +18,7 @@ pub(in crate::room) struct JournalState<'a> {
     /// actions only when this changes (and once when the journal is written from scratch).
     pub(in crate::room) undos: u64,
     /// The turn clock's count.
-    pub(in crate::room) clock: SavedClock,
+    pub(in crate::room) clock: &'a SavedClock,
     /// Whether the game is over (a journal is never started for a finished game).
     pub(in crate::room) over: bool,
 }
@@ -35,12 +35,12 @@ struct Written {
 }
 
 impl Written {
-    /// The entries that bring a journal holding `self` up to `state`, and what it holds then.
-    fn entries_for(&self, state: &JournalState<'_>) -> (Vec<Line>, Written) {
+    /// The entries that bring a journal holding `self` up to `state`.
+    fn entries_for(&self, state: &JournalState<'_>) -> Vec<Line> {
         let mut entries = Vec::new();
         // The clock's entry goes before the actions it may name, so that a write torn by a
         // crash never leaves an action the clock played looking like the player's own.
-        if state.clock != self.clock {
+        if *state.clock != self.clock {
             entries.push(Line::Clock(state.clock.clone()));
         }
         for logged in state.actions.iter().skip(self.actions) {
@@ -55,12 +55,17 @@ impl Written {
                 entries.push(Line::Undone(undone));
             }
         }
-        let written = Written {
-            actions: state.actions.len(),
-            undos: Some(state.undos),
-            clock: state.clock.clone(),
-        };
-        (entries, written)
+        entries
+    }
+
+    /// The journal holds `state` now (its entries from [`Written::entries_for`] are written).
+    /// The clock's count is copied only when it changed, into the memory it had.
+    fn wrote(&mut self, state: &JournalState<'_>) {
+        self.actions = state.actions.len();
+        self.undos = Some(state.undos);
+        if *state.clock != self.clock {
+            self.clock.clone_from(state.clock);
+        }
     }
 }
 
@@ -209,7 +214,7 @@ impl Writer {
         if same && !rewrite_pending {
             return self.append(state).await;
         }
-        let (gained, written) = Written::default().entries_for(state);
+        let gained = Written::default().entries_for(state);
         let setup = Box::new(setup);
         let mut entries = vec![Line::Setup(setup.clone())];
         entries.extend(gained);
@@ -219,7 +224,8 @@ impl Writer {
         }
         self.waiting_setup = setup.started_at.is_none().then_some(setup);
         self.stage = Stage::Current;
-        self.written = written;
+        self.written = Written::default();
+        self.written.wrote(state);
         Ok(())
     }
 
@@ -227,12 +233,12 @@ impl Writer {
         let Some(journal) = &mut self.journal else {
             return Ok(());
         };
-        let (entries, written) = self.written.entries_for(state);
+        let entries = self.written.entries_for(state);
         if entries.is_empty() {
             return Ok(());
         }
         journal.append(&entries).await?;
-        self.written = written;
+        self.written.wrote(state);
         Ok(())
     }
 
@@ -417,7 +423,7 @@ mod tests {
         let state = JournalState {
             actions: &actions,
             undos: 0,
-            clock: SavedClock::default(),
+            clock: &SavedClock::default(),
             over: false,
         };
         let id = writer.id;

@@ -1,7 +1,6 @@
 //! The turn clock's state: its length, the pending deadline, the strikes and which actions it
 //! played. How the room uses it is `room/clock.rs`.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use aeroplane_protocol::snapshot::{ClockView, Strikes};
@@ -20,10 +19,12 @@ pub(in crate::room) struct Clock {
     per_decision: Option<Duration>,
     /// When the pending decision times out.
     deadline: Option<Instant>,
-    /// Strikes per colour in this game.
-    strikes: BTreeMap<Side, u32>,
-    /// The indices in the action log of the actions the clock played for a player.
-    played: Vec<usize>,
+    /// What the clock counted, in the form the journal keeps: the strikes of the colours of
+    /// `sides` (one each, in that order) and the indices in the action log of the actions it
+    /// played for a player. Kept in that form, the journal compares it with what it wrote at
+    /// every action without building it anew (that was two allocations and a comparison of
+    /// fresh memory per action, about 1% of the server's CPU in the closed loop).
+    count: SavedClock,
     /// Whether the action being applied now is one the clock plays for a player.
     playing: bool,
 }
@@ -34,6 +35,10 @@ impl Clock {
         Clock {
             sides,
             per_decision: per_decision.filter(|length| !length.is_zero()),
+            count: SavedClock {
+                strikes: vec![0; sides.len()],
+                played: Vec::new(),
+            },
             ..Clock::default()
         }
     }
@@ -54,30 +59,35 @@ impl Clock {
     }
 
     /// The count the journal keeps.
-    pub(in crate::room) fn saved(&self) -> SavedClock {
-        SavedClock {
-            strikes: self
-                .sides
-                .iter()
-                .map(|colour| self.strikes(*colour))
-                .collect(),
-            played: self.played.clone(),
-        }
+    pub(in crate::room) fn saved(&self) -> &SavedClock {
+        &self.count
     }
 
-    /// Puts back a journaled count.
+    /// Puts back a journaled count (strikes a journal lacks are none, those past the colours
+    /// that play are dropped).
     pub(in crate::room) fn put_back(&mut self, saved: SavedClock) {
-        self.strikes = self.sides.iter().copied().zip(saved.strikes).collect();
-        self.played = saved.played;
+        self.count = saved;
+        self.count.strikes.resize(self.sides.len(), 0);
     }
 
     fn strikes(&self, colour: Side) -> u32 {
-        self.strikes.get(&colour).copied().unwrap_or(0)
+        self.slot(colour)
+            .map_or(0, |index| self.count.strikes[index])
     }
 
-    /// Counts a strike against `colour`; answers its strikes now.
+    /// Where `colour`'s strikes are in the count (`None`: it does not play).
+    fn slot(&self, colour: Side) -> Option<usize> {
+        self.sides.iter().position(|side| *side == colour)
+    }
+
+    /// Counts a strike against `colour`; answers its strikes now. Only a colour that plays is
+    /// ever to act, so only one that plays is struck; any other is answered as struck once and
+    /// counted nowhere (the journal keeps the strikes of the colours that play).
     pub(in crate::room) fn strike(&mut self, colour: Side) -> u32 {
-        let strikes = self.strikes.entry(colour).or_insert(0);
+        let Some(index) = self.slot(colour) else {
+            return 1;
+        };
+        let strikes = &mut self.count.strikes[index];
         *strikes += 1;
         *strikes
     }
@@ -96,12 +106,12 @@ impl Clock {
     /// stops (`None`) playing an action for a player.
     pub(in crate::room) fn playing(&mut self, index: Option<usize>) {
         self.playing = index.is_some();
-        self.played.extend(index);
+        self.count.played.extend(index);
     }
 
     /// The action the clock was playing was refused: it played nothing.
     pub(in crate::room) fn refused(&mut self) {
-        self.played.pop();
+        self.count.played.pop();
     }
 
     /// The clock as snapshots show it (`None` in a room without a clock).

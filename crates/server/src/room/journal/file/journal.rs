@@ -36,7 +36,7 @@ impl FileJournal {
     fn add(&mut self, entries: &[Line]) -> io::Result<()> {
         match &self.home {
             Home::Log(_) => {
-                let mut text = Vec::new();
+                let mut text = Vec::with_capacity(segment::LINE_BYTES * entries.len());
                 segment::push_entries(&mut text, self.id, entries);
                 self.log.write(&text)
             }
