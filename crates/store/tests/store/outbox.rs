@@ -49,6 +49,7 @@ pub fn quick() -> OutboxOptions {
         max_backoff: Duration::from_millis(40),
         batch_size: 4,
         write_timeout: Duration::from_millis(500),
+        sync_window: Duration::from_millis(5),
     }
 }
 
@@ -262,6 +263,43 @@ async fn submit_returns_at_once_while_the_store_hangs() {
     switch.set_hang(false);
     outbox.flush(in_seconds(10)).await.unwrap();
     assert_stored_once(&*store.store, &games).await;
+}
+
+#[tokio::test]
+async fn records_submitted_together_share_one_sync_round_and_each_is_on_disk_when_submit_returns() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = crate::support::stores::memory();
+    // The store hangs, so every file stays where the submit left it.
+    let switch = Switch::new(Arc::clone(&store.store), true);
+    switch.set_hang(true);
+    // A window far longer than it takes to hand eight records over.
+    let options = OutboxOptions {
+        sync_window: Duration::from_secs(1),
+        ..quick()
+    };
+    let (outbox, _task) = Outbox::start(dir.path().into(), switch.clone(), options)
+        .await
+        .unwrap();
+    let games = records(8);
+    let submits = games.iter().map(|record| outbox.submit(record.clone()));
+    for submitted in futures_util::future::join_all(submits).await {
+        submitted.unwrap();
+    }
+    assert_eq!(outbox.sync_rounds(), 1);
+    for record in &games {
+        let kept = std::fs::read(dir.path().join(format!("{}.json", record.id))).unwrap();
+        assert_eq!(
+            serde_json::from_slice::<GameRecord>(&kept).unwrap(),
+            *record
+        );
+    }
+    assert_eq!(files(dir.path(), ".tmp"), 0);
+
+    // A record submitted after the round is the next round's.
+    outbox.submit(play(99, Ending::Finished)).await.unwrap();
+    assert_eq!(outbox.sync_rounds(), 2);
+    switch.set_hang(false);
+    outbox.flush(in_seconds(10)).await.unwrap();
 }
 
 #[tokio::test]
