@@ -39,6 +39,8 @@
 //! games arrive. A string that does not parse is [`StoreError::BadCursor`].
 #![forbid(unsafe_code)]
 
+#[cfg(target_os = "linux")]
+pub mod disk;
 mod memory;
 mod outbox;
 mod players;

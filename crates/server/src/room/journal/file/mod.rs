@@ -406,7 +406,7 @@ impl FileJournals {
 /// Forces the journals to disk: `syncfs(2)` through the directory's handle.
 #[cfg(target_os = "linux")]
 fn force_to_disk(directory: &File) -> io::Result<()> {
-    rustix::fs::syncfs(directory).map_err(io::Error::from)
+    aeroplane_store::disk::sync_file_system(directory)
 }
 
 /// Forces one journal file to disk.
