@@ -210,6 +210,7 @@ impl Room {
             actions: self.timeline.actions(),
             undos: self.timeline.undos(),
             clock: self.clock.saved(),
+            clock_changes: self.clock.changes(),
             over: self.timeline.game().is_over(),
         };
         let setup = || {

@@ -36,9 +36,16 @@ mod tests {
     #[test]
     fn the_room_and_its_journal_writer_stay_small() {
         // The waiting room's setup is boxed: a playing room has none, and inline it was 568
-        // bytes of every room.
-        assert!(size_of::<Writer>() <= 136, "{}", size_of::<Writer>());
-        // 1,728 bytes in stop 15, 1,440 in stop 14.
-        assert!(size_of::<Room>() <= 1168, "{}", size_of::<Room>());
+        // bytes of every room. Stop 31 added 8 (the clock's change count it last looked at,
+        // compared at every action instead of the clock's count).
+        assert!(size_of::<Writer>() <= 144, "{}", size_of::<Writer>());
+        eprintln!(
+            "SIZES clock {} writer {}",
+            size_of::<super::super::parts::clock::Clock>(),
+            size_of::<Writer>()
+        );
+        // 1,728 bytes in stop 15, 1,440 in stop 14; 16 more in stop 31 (the writer's 8, and
+        // the padding the room's layout gave them).
+        assert!(size_of::<Room>() <= 1184, "{}", size_of::<Room>());
     }
 }

@@ -25,6 +25,11 @@ pub(in crate::room) struct Clock {
     /// every action without building it anew (that was two allocations and a comparison of
     /// fresh memory per action, about 1% of the server's CPU in the closed loop).
     count: SavedClock,
+    /// How many times `count` changed since the clock was made, counted from 1 (0 is the
+    /// journal writer's "never looked at"): the journal compares the count only when this
+    /// moved (comparing it at every action cost a cache miss on each of its vectors, about 2%
+    /// of the server's CPU in the closed loop).
+    changes: u32,
     /// Whether the action being applied now is one the clock plays for a player.
     playing: bool,
 }
@@ -39,6 +44,7 @@ impl Clock {
                 strikes: vec![0; sides.len()],
                 played: Vec::new(),
             },
+            changes: 1,
             ..Clock::default()
         }
     }
@@ -63,11 +69,24 @@ impl Clock {
         &self.count
     }
 
+    /// How many times the count changed since the clock was made, from 1 (it cannot have
+    /// changed while this stays the same).
+    pub(in crate::room) fn changes(&self) -> u32 {
+        self.changes
+    }
+
     /// Puts back a journaled count (strikes a journal lacks are none, those past the colours
     /// that play are dropped).
     pub(in crate::room) fn put_back(&mut self, saved: SavedClock) {
         self.count = saved;
         self.count.strikes.resize(self.sides.len(), 0);
+        self.changed();
+    }
+
+    /// Counts a change of the count. (Wrapping round to 0, after four billion changes, would
+    /// only make the journal compare the count once more.)
+    fn changed(&mut self) {
+        self.changes = self.changes.wrapping_add(1);
     }
 
     fn strikes(&self, colour: Side) -> u32 {
@@ -87,6 +106,7 @@ impl Clock {
         let Some(index) = self.slot(colour) else {
             return 1;
         };
+        self.changed();
         let strikes = &mut self.count.strikes[index];
         *strikes += 1;
         *strikes
@@ -106,12 +126,16 @@ impl Clock {
     /// stops (`None`) playing an action for a player.
     pub(in crate::room) fn playing(&mut self, index: Option<usize>) {
         self.playing = index.is_some();
-        self.count.played.extend(index);
+        if let Some(index) = index {
+            self.count.played.push(index);
+            self.changed();
+        }
     }
 
     /// The action the clock was playing was refused: it played nothing.
     pub(in crate::room) fn refused(&mut self) {
         self.count.played.pop();
+        self.changed();
     }
 
     /// The clock as snapshots show it (`None` in a room without a clock).

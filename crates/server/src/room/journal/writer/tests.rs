@@ -29,6 +29,8 @@ struct Script {
     rewrites: usize,
     /// Whether the journal asks to be rewritten (until it is).
     wants_rewrite: bool,
+    /// The strikes of the clock entries written, in order.
+    clocks: Vec<Vec<u32>>,
 }
 
 impl Script {
@@ -40,6 +42,11 @@ impl Script {
         self.actions
             .extend(entries.iter().filter_map(|line| match line {
                 Line::Action(logged) => Some(logged.event),
+                _ => None,
+            }));
+        self.clocks
+            .extend(entries.iter().filter_map(|line| match line {
+                Line::Clock(clock) => Some(clock.strikes.clone()),
                 _ => None,
             }));
         Ok(())
@@ -160,6 +167,7 @@ async fn update(writer: &mut Writer, count: u64) -> Result<(), Lost> {
         actions: &actions,
         undos: 0,
         clock: &SavedClock::default(),
+        clock_changes: 1,
         over: false,
     };
     let id = writer.id;
@@ -259,5 +267,45 @@ async fn a_lost_journal_is_dropped_so_its_lease_can_be_given_back() {
     assert!(
         writer.hand_off().is_none(),
         "no journal left to write or hand off"
+    );
+}
+
+#[tokio::test]
+async fn the_clocks_count_is_written_when_it_changed_and_only_then() {
+    let store = Scripted::default();
+    let mut writer = Writer::new(Arc::new(store.clone()), Uuid::new_v4());
+    let id = writer.id;
+    let mut clock = SavedClock {
+        strikes: vec![0, 0],
+        played: Vec::new(),
+    };
+    let mut changes = 1;
+    for count in 1..=5 {
+        match count {
+            // A strike: the count changed.
+            3 => {
+                clock.strikes[1] = 1;
+                changes += 1;
+            }
+            // Counted as a change, yet the same count (played, then refused): nothing to write.
+            4 => changes += 2,
+            _ => {}
+        }
+        let actions = rolls(count);
+        let state = JournalState {
+            actions: &actions,
+            undos: 0,
+            clock: &clock,
+            clock_changes: changes,
+            over: false,
+        };
+        assert!(writer.update(&state, || setup(id)).await.is_ok());
+    }
+    let script = store.0.lock().unwrap();
+    assert_eq!(script.actions, [1, 2, 3, 4, 5]);
+    assert_eq!(
+        script.clocks,
+        [vec![0, 0], vec![0, 1]],
+        "the count with the journal's start, then once after the strike"
     );
 }
