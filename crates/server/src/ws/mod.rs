@@ -12,6 +12,7 @@
 mod connection;
 mod frames;
 mod read_side;
+mod timers;
 mod upgrade;
 
 use axum::Router;
