@@ -193,25 +193,9 @@ impl Room {
         if !restored {
             self.account(RoomView::default());
         }
-        // The shutdown's wait and the timer are made once, not at every command: made afresh,
-        // each command registered and unregistered both (in the shutdown signal's list of
-        // waiters, shared by every room, and in the runtime's timer wheel). The timer is moved
-        // only when the earliest deadline changes; moved later (the turn clock restarting at
-        // every action), that is one atomic store.
         let mut stopping = self.context.lifecycle.stopping();
-        let stop = stopping.wait_for(|stop| *stop);
-        tokio::pin!(stop);
-        let timer = sleep_until(Instant::now());
-        tokio::pin!(timer);
-        let mut armed = None;
         let ending = loop {
             let wake = self.next_wake();
-            if let Some(at) = wake
-                && armed != Some(at)
-            {
-                timer.as_mut().reset(at);
-                armed = Some(at);
-            }
             let before = self.view();
             let revoked = self.journal.revoked();
             let step = tokio::select! {
@@ -222,9 +206,7 @@ impl Room {
                     }
                     None => Step::Close,
                 },
-                // Without a deadline the timer is not polled; once it fired, it is ready until
-                // moved (as a fresh timer for a deadline passed already would be).
-                () = &mut timer, if wake.is_some() => {
+                () = until(wake) => {
                     let now = Instant::now();
                     self.expire_seats(now);
                     self.expire_clock(now);
@@ -235,7 +217,7 @@ impl Room {
                     }
                 }
                 // The server is shutting down: the journal keeps the game for the restart.
-                _ = &mut stop => Step::Stop,
+                _ = stopping.wait_for(|stop| *stop) => Step::Stop,
                 // The journal was taken from this node (its lease lapsed).
                 () = cancelled(revoked) => Step::Lost,
             };
@@ -295,6 +277,15 @@ impl Room {
         .into_iter()
         .flatten()
         .min()
+    }
+}
+
+/// Waits until `wake`; forever without one. (A `select!` makes every branch's future, so a
+/// timer made only to be disabled cost a clock read and a timer at every command.)
+async fn until(wake: Option<Instant>) {
+    match wake {
+        Some(wake) => sleep_until(wake).await,
+        None => std::future::pending().await,
     }
 }
 
