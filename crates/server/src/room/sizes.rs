@@ -39,11 +39,6 @@ mod tests {
         // bytes of every room. Stop 31 added 8 (the clock's change count it last looked at,
         // compared at every action instead of the clock's count).
         assert!(size_of::<Writer>() <= 144, "{}", size_of::<Writer>());
-        eprintln!(
-            "SIZES clock {} writer {}",
-            size_of::<super::super::parts::clock::Clock>(),
-            size_of::<Writer>()
-        );
         // 1,728 bytes in stop 15, 1,440 in stop 14; 16 more in stop 31 (the writer's 8, and
         // the padding the room's layout gave them).
         assert!(size_of::<Room>() <= 1184, "{}", size_of::<Room>());

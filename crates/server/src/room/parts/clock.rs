@@ -21,9 +21,9 @@ pub(in crate::room) struct Clock {
     deadline: Option<Instant>,
     /// What the clock counted, in the form the journal keeps: the strikes of the colours of
     /// `sides` (one each, in that order) and the indices in the action log of the actions it
-    /// played for a player. Kept in that form, the journal compares it with what it wrote at
-    /// every action without building it anew (that was two allocations and a comparison of
-    /// fresh memory per action, about 1% of the server's CPU in the closed loop).
+    /// played for a player. Kept in that form, the journal compares it with what it wrote
+    /// without building it anew (that was two allocations and a comparison of fresh memory
+    /// per action, about 1% of the server's CPU in the closed loop).
     count: SavedClock,
     /// How many times `count` changed since the clock was made, counted from 1 (0 is the
     /// journal writer's "never looked at"): the journal compares the count only when this
