@@ -160,56 +160,70 @@ impl SocketQueue {
         pending.chunks.truncate(keep);
     }
 
-    /// Writes `slices` with one non-blocking system call: as one `send(2)` of a copy when they
-    /// fit in [`STAGE`] bytes (a command's frames nearly always do), else as one `writev(2)`.
-    fn write_slices(&self, slices: &[IoSlice<'_>]) -> io::Result<usize> {
-        let total: usize = slices.iter().map(|slice| slice.len()).sum();
-        if total > STAGE {
-            return self.socket.try_write_vectored(slices);
-        }
+    /// Copies the queued frames into this thread's stage and sends them with one non-blocking
+    /// `send(2)`: a command's frames nearly always fit in [`STAGE`] bytes, and then no array of
+    /// slices or headers is made (zeroing those arrays at every write was about 0.5% of the
+    /// server's CPU in the closed loop).
+    fn send_staged(&self, pending: &Pending) -> io::Result<usize> {
         STAGED.with_borrow_mut(|stage| {
             stage.clear();
-            for slice in slices {
-                stage.extend_from_slice(slice);
+            for chunk in pending.chunks.iter().take(BATCH) {
+                match chunk {
+                    Chunk::Text(text) => {
+                        let mut header = [0u8; MAX_HEADER];
+                        let length = text_header(&mut header, text.len());
+                        stage.extend_from_slice(&header[..length]);
+                        stage.extend_from_slice(text.as_str().as_bytes());
+                    }
+                    Chunk::Raw(bytes) => stage.extend_from_slice(bytes),
+                }
             }
             self.socket.try_write(stage)
         })
     }
 
-    /// Writes queued chunks until none is left, the socket is full or it fails.
+    /// Writes the queued frames, from what is left of the first one on, with one non-blocking
+    /// `writev(2)`: for frames too long to stage, or the rest of a frame begun.
+    fn send_vectored(&self, pending: &Pending) -> io::Result<usize> {
+        let mut headers = [[0u8; MAX_HEADER]; BATCH];
+        let mut slices = [IoSlice::new(&[]); 2 * BATCH];
+        let mut count = 0;
+        let mut skip = pending.offset;
+        for (chunk, header) in pending.chunks.iter().take(BATCH).zip(&mut headers) {
+            let parts: [&[u8]; 2] = match chunk {
+                Chunk::Text(text) => {
+                    let length = text_header(header, text.len());
+                    [&header[..length], text.as_str().as_bytes()]
+                }
+                Chunk::Raw(bytes) => [bytes, &[]],
+            };
+            for part in parts {
+                if skip >= part.len() {
+                    skip -= part.len();
+                    continue;
+                }
+                slices[count] = IoSlice::new(&part[skip..]);
+                skip = 0;
+                count += 1;
+            }
+        }
+        self.socket.try_write_vectored(&slices[..count])
+    }
+
+    /// Writes queued chunks until none is left, the socket is full or it fails: each write is
+    /// one system call, a `send(2)` of a copy when what it takes fits in [`STAGE`] bytes (a
+    /// command's frames nearly always do), else a `writev(2)`.
     fn write_out(&self, pending: &mut Pending) {
         while !pending.chunks.is_empty() && !pending.broken {
-            let mut headers = [[0u8; MAX_HEADER]; BATCH];
-            let mut header_lengths = [0usize; BATCH];
-            for (index, chunk) in pending.chunks.iter().take(BATCH).enumerate() {
-                if let Chunk::Text(text) = chunk {
-                    header_lengths[index] = text_header(&mut headers[index], text.len());
-                }
-            }
-            let mut slices = [IoSlice::new(&[]); 2 * BATCH];
-            let mut count = 0;
-            let mut skip = pending.offset;
-            for (index, chunk) in pending.chunks.iter().take(BATCH).enumerate() {
-                let parts: [&[u8]; 2] = match chunk {
-                    Chunk::Text(text) => [
-                        &headers[index][..header_lengths[index]],
-                        text.as_str().as_bytes(),
-                    ],
-                    Chunk::Raw(bytes) => [bytes, &[]],
-                };
-                for part in parts {
-                    if skip >= part.len() {
-                        skip -= part.len();
-                        continue;
-                    }
-                    slices[count] = IoSlice::new(&part[skip..]);
-                    skip = 0;
-                    count += 1;
-                }
-            }
-            match self.write_slices(&slices[..count]) {
+            let total: usize = pending.chunks.iter().take(BATCH).map(Chunk::wire_len).sum();
+            let written = if pending.offset == 0 && total <= STAGE {
+                self.send_staged(pending)
+            } else {
+                self.send_vectored(pending)
+            };
+            match written {
                 Ok(0) => pending.broken = true,
-                Ok(written) => pending.advance(written, &header_lengths),
+                Ok(written) => pending.advance(written),
                 Err(error) if error.kind() == io::ErrorKind::WouldBlock => {
                     pending.waiting = true;
                     self.closer.wake();
@@ -229,18 +243,23 @@ impl SocketQueue {
     }
 }
 
+impl Chunk {
+    /// How many bytes the chunk is on the wire (a text frame's header included).
+    fn wire_len(&self) -> usize {
+        match self {
+            Chunk::Text(text) => text_header_len(text.len()) + text.len(),
+            Chunk::Raw(bytes) => bytes.len(),
+        }
+    }
+}
+
 impl Pending {
-    /// Drops what `written` bytes finished, given the first chunks' header lengths.
-    fn advance(&mut self, mut written: usize, header_lengths: &[usize; BATCH]) {
-        let mut index = 0;
+    /// Drops what `written` bytes finished.
+    fn advance(&mut self, mut written: usize) {
         while written > 0
             && let Some(chunk) = self.chunks.front()
         {
-            let length = match chunk {
-                Chunk::Text(text) => header_lengths[index] + text.len(),
-                Chunk::Raw(bytes) => bytes.len(),
-            };
-            let left = length - self.offset;
+            let left = chunk.wire_len() - self.offset;
             if written < left {
                 self.offset += written;
                 return;
@@ -248,8 +267,17 @@ impl Pending {
             written -= left;
             self.offset = 0;
             self.chunks.pop_front();
-            index += 1;
         }
+    }
+}
+
+/// The length of an unmasked frame's header for a payload of `length` bytes (RFC 6455, 5.2):
+/// two bytes, and two or eight more for a payload of 126 bytes or more, or of 64 KiB or more.
+fn text_header_len(length: usize) -> usize {
+    match length {
+        0..126 => 2,
+        126..65_536 => 4,
+        _ => MAX_HEADER,
     }
 }
 
@@ -405,5 +433,12 @@ mod tests {
         assert_eq!(header[..4], [0x81, 126, 1, 44]);
         assert_eq!(text_header(&mut header, 70_000), 10);
         assert_eq!(header[..2], [0x81, 127]);
+        for length in [0, 125, 126, 65_535, 65_536, 1 << 40] {
+            assert_eq!(
+                text_header_len(length),
+                text_header(&mut header, length),
+                "{length}"
+            );
+        }
     }
 }
