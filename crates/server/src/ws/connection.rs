@@ -282,11 +282,7 @@ async fn forward(
         }
         ClientMessage::Join(join) => join,
         message => {
-            return room
-                .inbox
-                .send(RoomCommand::Message { conn, message })
-                .await
-                .is_ok();
+            return room.deliver(RoomCommand::Message { conn, message }).await;
         }
     };
     let player = match join.player.take() {
@@ -298,10 +294,7 @@ async fn forward(
             }
         },
     };
-    room.inbox
-        .send(RoomCommand::Join { conn, join, player })
-        .await
-        .is_ok()
+    room.deliver(RoomCommand::Join { conn, join, player }).await
 }
 
 /// The player whose credentials (`<player id>.<secret>`) a `join` presents.
