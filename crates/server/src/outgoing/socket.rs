@@ -5,7 +5,7 @@
 //! do itself (issue 18 measured them at a tenth of the server's CPU). Here the room queues the
 //! frames of a command and then [`SocketQueue::flush`]es: the frames go to the kernel at once,
 //! with one system call for all of them (one `send(2)` of a copy up to [`STAGE`] bytes, one
-//! `writev(2)` beyond), from the room's own task. That write never waits: when the socket's
+//! `writev(2)` beyond or for the rest of a frame begun), from the room's own task. That write never waits: when the socket's
 //! buffer is full (a client that reads slowly), what is left stays queued and the connection's
 //! task, told so, writes it once the socket has room; meanwhile every flush only queues. A
 //! client that falls a whole queue behind is dropped (the room sees [`SendError::Full`]), as
@@ -162,8 +162,8 @@ impl SocketQueue {
 
     /// Copies the queued frames into this thread's stage and sends them with one non-blocking
     /// `send(2)`: a command's frames nearly always fit in [`STAGE`] bytes, and then no array of
-    /// slices or headers is made (zeroing those arrays at every write was about 0.5% of the
-    /// server's CPU in the closed loop).
+    /// slices or headers is made (issue 18, stop 32: `write_out` and `memset` were 1.0% of the
+    /// server's CPU in the closed loop with those arrays made at every write, 0.6% without).
     fn send_staged(&self, pending: &Pending) -> io::Result<usize> {
         STAGED.with_borrow_mut(|stage| {
             stage.clear();
