@@ -271,24 +271,23 @@ impl Pending {
     }
 }
 
-/// The length of an unmasked frame's header for a payload of `length` bytes (RFC 6455, 5.2):
-/// two bytes, and two or eight more for a payload of 126 bytes or more, or of 64 KiB or more.
-fn text_header_len(length: usize) -> usize {
-    match length {
-        0..126 => 2,
-        126..65_536 => 4,
-        _ => MAX_HEADER,
+/// The header of an unmasked, final text frame.
+fn text_frame() -> FrameHeader {
+    FrameHeader {
+        opcode: OpCode::Data(Data::Text),
+        ..FrameHeader::default()
     }
+}
+
+/// The length of a text frame's header for a payload of `length` bytes.
+fn text_header_len(length: usize) -> usize {
+    text_frame().len(length as u64)
 }
 
 /// Writes the header of an unmasked, final text frame of `length` bytes; answers its length.
 fn text_header(header: &mut [u8; MAX_HEADER], length: usize) -> usize {
-    let frame = FrameHeader {
-        opcode: OpCode::Data(Data::Text),
-        ..FrameHeader::default()
-    };
     let mut cursor = io::Cursor::new(&mut header[..]);
-    frame
+    text_frame()
         .format(length as u64, &mut cursor)
         .expect("a frame header fits in ten bytes");
     usize::try_from(cursor.position()).unwrap_or(MAX_HEADER)
