@@ -194,13 +194,6 @@ impl Room {
             self.account(RoomView::default());
         }
         let mut stopping = self.context.lifecycle.stopping();
-        // One wait for the shutdown for the room's whole life. A wait made afresh at every
-        // command joined the shutdown's one list of waiters and left it again, touching the
-        // neighbours it had there (other rooms' cold memory) both times: about 1% of the
-        // server's CPU in the closed loop. The loop ends once it is ready, so it is never polled
-        // again after that.
-        let stop = stopping.wait_for(|stop| *stop);
-        tokio::pin!(stop);
         let ending = loop {
             let wake = self.next_wake();
             let before = self.view();
@@ -224,7 +217,7 @@ impl Room {
                     }
                 }
                 // The server is shutting down: the journal keeps the game for the restart.
-                _ = &mut stop => Step::Stop,
+                _ = stopping.wait_for(|stop| *stop) => Step::Stop,
                 // The journal was taken from this node (its lease lapsed).
                 () = cancelled(revoked) => Step::Lost,
             };
