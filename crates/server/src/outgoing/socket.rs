@@ -5,11 +5,11 @@
 //! do itself (issue 18 measured them at a tenth of the server's CPU). Here the room queues the
 //! frames of a command and then [`SocketQueue::flush`]es: the frames go to the kernel at once,
 //! with one system call for all of them (one `send(2)` of a copy up to [`STAGE`] bytes, one
-//! `writev(2)` beyond or for the rest of a frame begun), from the room's own task. That write never waits: when the socket's
-//! buffer is full (a client that reads slowly), what is left stays queued and the connection's
-//! task, told so, writes it once the socket has room; meanwhile every flush only queues. A
-//! client that falls a whole queue behind is dropped (the room sees [`SendError::Full`]), as
-//! before.
+//! `writev(2)` beyond or for the rest of a frame begun), from the room's own task. That write
+//! never waits: when the socket's buffer is full (a client that reads slowly), what is left
+//! stays queued and the connection's task, told so, writes it once the socket has room;
+//! meanwhile every flush only queues. A client that falls a whole queue behind is dropped (the
+//! room sees [`SendError::Full`]), as before.
 //!
 //! The queue is behind a mutex because the room and the connection's task both write: each
 //! holds it only to queue or to make one non-blocking write, never across an `.await` and

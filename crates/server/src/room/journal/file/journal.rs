@@ -47,14 +47,12 @@ impl FileJournal {
     fn add(&mut self, entries: &[Line]) -> io::Result<()> {
         match &self.home {
             Home::Log(_) => LINES.with_borrow_mut(|text| {
+                // Room for many lines (a journal that caught up after a failed write) is not
+                // kept past the next append.
                 text.clear();
+                text.shrink_to(LINES_KEPT);
                 segment::push_entries(text, self.id, entries);
-                let written = self.log.write(text);
-                if text.capacity() > LINES_KEPT {
-                    // Many lines (a journal catching up after a failed write): not kept.
-                    *text = Vec::new();
-                }
-                written
+                self.log.write(text)
             }),
             Home::OneFile(path) => OpenOptions::new()
                 .append(true)
