@@ -12,7 +12,7 @@
 //!   the writer sends every frame waiting in its queue with one flush.
 //!
 //! Our server's CPU per action and throughput are reported as ratios of these. Their sockets
-//! read through the same 1 KiB buffer as our server's (`crates/server/src/ws/mod.rs`), so
+//! read through the same 128-byte buffer as our server's (`crates/server/src/ws/mod.rs`), so
 //! neither pays for a bigger one.
 #![forbid(unsafe_code)]
 
@@ -27,7 +27,7 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 pub use broadcast::Rooms;
 
 /// The read buffer of each socket, in bytes: the same as our server's.
-pub const READ_BUFFER_BYTES: usize = 1024;
+pub const READ_BUFFER_BYTES: usize = 128;
 
 /// The largest message accepted, in bytes: our server's default frame limit.
 pub const MAX_MESSAGE_BYTES: usize = 4096;
