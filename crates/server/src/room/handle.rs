@@ -80,10 +80,20 @@ impl RoomHandle {
     /// room took it (`false`: the room is gone). The inbox nearly always has room, and then no
     /// wait is set up: a `try_send` costs less than `send`'s future (issue 18).
     pub async fn deliver(&self, command: RoomCommand) -> bool {
+        match self.try_deliver(command) {
+            Ok(taken) => taken,
+            Err(command) => self.inbox.send(command).await.is_ok(),
+        }
+    }
+
+    /// Puts `command` in the room's inbox if it has room, without waiting: answers whether the
+    /// room took it (`false`: the room is gone), or gives the command back when the inbox is
+    /// full.
+    pub fn try_deliver(&self, command: RoomCommand) -> Result<bool, RoomCommand> {
         match self.inbox.try_send(command) {
-            Ok(()) => true,
-            Err(mpsc::error::TrySendError::Full(command)) => self.inbox.send(command).await.is_ok(),
-            Err(mpsc::error::TrySendError::Closed(_)) => false,
+            Ok(()) => Ok(true),
+            Err(mpsc::error::TrySendError::Full(command)) => Err(command),
+            Err(mpsc::error::TrySendError::Closed(_)) => Ok(false),
         }
     }
 
