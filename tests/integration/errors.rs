@@ -218,6 +218,23 @@ async fn persistent_garbage_closes_the_socket_with_4000() {
 }
 
 #[tokio::test]
+async fn a_frame_many_times_the_read_buffer_arrives_whole() {
+    // The server reads a socket 128 bytes at a time (`crates/server/src/ws/mod.rs`): a frame
+    // just under `--max-frame-bytes` (4096) takes over thirty reads and is still one message.
+    let app = spawn_app().await;
+    let room = app.create_room().await;
+    let mut client = app.connect(room.id).await;
+    let padding = " ".repeat(4_000);
+    client
+        .send_raw(format!(r#"{{"type":"ping",{padding}"id":41}}"#))
+        .await;
+    let ServerMessage::Pong(pong) = client.recv().await else {
+        panic!("a pong")
+    };
+    assert_eq!(pong.id, Some(41));
+}
+
+#[tokio::test]
 async fn an_oversized_frame_closes_the_socket_with_1009() {
     let app = spawn_app().await;
     let room = app.create_room().await;
