@@ -29,8 +29,8 @@ pub(in crate::room) struct JournalState<'a> {
 
 /// The entries of one update, the first inline: an ordinary action adds one (its action); a
 /// clock strike's two go to the heap. On the heap always, they were an allocation and a free
-/// per action, and a cold cache line written at 1,000 rooms (issue 18, stop 35). Room for one
-/// only, so that every room's task is no more than a few words bigger.
+/// per action (issue 18, stop 35). Room for one only, so that every room's task is no more
+/// than a few words bigger.
 type Entries = SmallVec<[Line; 1]>;
 
 /// How much of a room a journal holds, so the next write adds only what changed.
