@@ -117,12 +117,13 @@ impl Room {
         // A seat taken in advance (quick match) whose player has not come yet starts its grace now.
         let deadline = Instant::now() + self.context.config.grace();
         let assist = &self.assist;
-        for (colour, seat) in self.seats.iter_mut() {
+        self.seats.set_deadlines(|colour, seat| {
             // A computer never abandons, even if the human sat down before the bot did.
-            if seat.conn.is_none() {
-                seat.deadline = (!assist.is_computer(colour)).then_some(deadline);
+            match seat.conn {
+                Some(_) => seat.deadline(),
+                None => (!assist.is_computer(colour)).then_some(deadline),
             }
-        }
+        });
         tracing::info!("game started");
         let mut started = [started];
         self.restart_clock(&mut started);
@@ -179,11 +180,11 @@ impl Room {
             self.context.config.grace()
         };
         let (assist, board) = (&self.assist, *self.timeline.game());
-        for (colour, seat) in self.seats.iter_mut() {
+        self.seats.set_deadlines(|colour, _| {
             let held = !assist.is_computer(colour)
                 && board.in_play(colour)
                 && (!local || colour == to_act);
-            seat.deadline = held.then_some(now + grace);
-        }
+            held.then_some(now + grace)
+        });
     }
 }

@@ -3,6 +3,7 @@
 //! The room (`room/core.rs`) holds one of each and the flows beside it use them.
 
 pub(super) mod assist;
+pub(super) mod by_conn;
 pub(super) mod by_side;
 pub(super) mod clock;
 pub(super) mod seats;
