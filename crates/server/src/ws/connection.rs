@@ -24,15 +24,13 @@ use aeroplane_protocol::error::{CloseCode, ErrorCode};
 use aeroplane_protocol::server::{Pong, ServerMessage};
 use aeroplane_store::GameStore;
 use bytes::Bytes;
-use futures_util::StreamExt;
 use tokio::net::TcpStream;
-use tokio_tungstenite::WebSocketStream;
 use tracing::Instrument;
-use tungstenite::Message;
 use tungstenite::protocol::{Role, WebSocketConfig};
+use tungstenite::{Message, WebSocket};
 use uuid::Uuid;
 
-use super::read_side::ReadSide;
+use super::read_side::{ReadSide, next_frame};
 use super::timers::{Due, Timers};
 use crate::config::Config;
 use crate::identity::{self, Credentials, IdentityError};
@@ -134,8 +132,7 @@ async fn serve(
     // A copy: `read` is a slice of the HTTP connection's whole read buffer, kept alive by it.
     let partial = read.to_vec();
     drop(read);
-    let mut stream =
-        WebSocketStream::from_partially_read(read_side, partial, Role::Server, Some(config)).await;
+    let mut stream = WebSocket::from_partially_read(read_side, partial, Role::Server, Some(config));
     if room
         .inbox
         .send(RoomCommand::Connect {
@@ -192,7 +189,7 @@ async fn serve(
                     }
                 }
             }
-            frame = stream.next() => Some(frame),
+            frame = next_frame(&mut stream) => Some(frame),
         };
         timers.heard(tokio::time::Instant::now());
         let counted =
@@ -267,9 +264,9 @@ async fn send_close(queue: &SocketQueue, code: CloseCode) {
 /// Reads and drops what the client still sends after the close frame (its pongs, its close),
 /// until it closes too or [`LINGER`] has passed: a socket closed with unread data is reset,
 /// and a reset can make the client lose the close frame before it reads it.
-async fn linger(stream: &mut WebSocketStream<ReadSide>) {
+async fn linger(stream: &mut WebSocket<ReadSide>) {
     let _ = tokio::time::timeout(LINGER, async {
-        while let Some(Ok(_)) = stream.next().await {}
+        while let Some(Ok(_)) = next_frame(stream).await {}
     })
     .await;
 }
