@@ -333,6 +333,8 @@ fn text_header(header: &mut [u8; MAX_HEADER], length: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use tokio::io::AsyncReadExt as _;
     use tokio::net::{TcpListener, TcpStream};
 
@@ -450,6 +452,28 @@ mod tests {
             write_and_read_back(&queue, &mut client, sent.len()).await,
             sent
         );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_full_socket_is_waited_for_not_found_writable_at_once() {
+        let (queue, mut client) = pair().await;
+        queue.socket.as_ref().writable().await.unwrap();
+        let frame = "z".repeat(1_000);
+        let mut pushed = 0;
+        while !queue.is_waiting() {
+            queue
+                .push(Chunk::Text(frame.clone().into()), usize::MAX)
+                .unwrap();
+            queue.flush();
+            pushed += 1;
+        }
+        // The write that found the socket full was a `send(2)` of our own: the wait for room
+        // must still wait (a wait that ended at once would make the connection's task spin on
+        // a full socket). The clock is paused: the second passes at once when nothing happens.
+        let waited = tokio::time::timeout(Duration::from_secs(1), queue.write_when_ready()).await;
+        assert!(waited.is_err(), "waits while the client reads nothing");
+        let read = write_and_read_back(&queue, &mut client, pushed).await;
+        assert!(read.iter().all(|text| *text == frame) && read.len() == pushed);
     }
 
     #[tokio::test]
