@@ -8,8 +8,10 @@
 //! presence events. It also holds the connections' outboxes, so it is where frames are sent.
 //!
 //! Just over 500 lines on purpose: the seats and the connections are one part because joining,
-//! reclaiming, leaving and sending all touch both; the local room's shared seats and the
-//! seating of 2 to 4 players are a few functions of it, not a part of their own.
+//! reclaiming, leaving and sending all touch both; the local room's shared seats, the seating
+//! of 2 to 4 players and the seats' grace deadlines (with the earliest kept at hand) are a few
+//! functions of it, not parts of their own: every change of a deadline comes from a seat being
+//! taken, connected or left here.
 
 use aeroplane_dice::ClientSeed;
 use aeroplane_protocol::client::{Join, Role};
