@@ -120,14 +120,24 @@ async fn run_cli(args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// The stored record of game `id`, polled until the store has it. A five-second wait failed
+/// once in a CI run (every other test passed). The outbox forces each record to disk with one
+/// `syncfs(2)` of the data directory's whole file system before the store sees it, which waits
+/// for every dirty page of a machine busy writing other files; that is the likely cause, not a
+/// proven one. So the wait is generous: timing never decides a result here, it only turns a
+/// game that is never stored into a failure instead of a hang.
 async fn stored_record(api: &Api, id: Uuid) -> GameRecord {
-    for _ in 0..100 {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
         if let Ok(record) = api.game(id).await {
             return record;
         }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "game {id} was never stored"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    panic!("game {id} was never stored");
 }
 
 #[tokio::test]
