@@ -84,6 +84,14 @@ impl Closer {
         self.joined.load(Ordering::Relaxed)
     }
 
+    /// Whether a WebSocket's socket was full at its last write, so that the rest waits for room
+    /// (read without the queue's lock; it changes only under it). The connection's task reads
+    /// it here rather than through its queue: the queue's pointer to this closer lies on a line
+    /// of the queue nothing else touches per action (issue 18, stop 39).
+    pub fn is_socket_full(&self) -> bool {
+        self.socket_full.load(Ordering::Acquire)
+    }
+
     /// Wakes whoever waits in [`Closer::woken`] (the connection's task: its socket is full).
     pub fn wake(&self) {
         self.woken.store(true, Ordering::Release);

@@ -141,7 +141,7 @@ impl SocketQueue {
     /// Whether a write found the socket full and the rest waits for room (read without the
     /// lock; it changes only under it).
     pub fn is_waiting(&self) -> bool {
-        self.closer.socket_full.load(Ordering::Acquire)
+        self.closer.is_socket_full()
     }
 
     /// Waits until the socket has room, then writes on (the connection's task, woken by

@@ -5,9 +5,11 @@
 
 use aeroplane_protocol::api::RoomStatus;
 use aeroplane_protocol::client::{ClientMessage, Join};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc::error::TrySendError;
+use tokio::sync::oneshot;
 use uuid::Uuid;
 
+use super::inbox;
 use crate::outgoing::Outbox;
 
 /// Identifies one WebSocket connection for the lifetime of the process.
@@ -36,8 +38,8 @@ pub enum RoomCommand {
     Join {
         /// The connection.
         conn: ConnId,
-        /// The message (boxed like `ClientMessage::Join`'s, so that a room's inbox, a block of
-        /// 32 commands per room, stays small).
+        /// The message (boxed like `ClientMessage::Join`'s, so that every command a room's
+        /// inbox holds stays small).
         join: Box<Join>,
         /// The identified player.
         player: Option<Uuid>,
@@ -63,7 +65,7 @@ pub struct RoomHandle {
     /// The room id.
     pub id: Uuid,
     /// The room's inbox.
-    pub inbox: mpsc::Sender<RoomCommand>,
+    pub inbox: inbox::Sender<RoomCommand>,
 }
 
 /// Why a room gave no status.
@@ -92,8 +94,8 @@ impl RoomHandle {
     pub fn try_deliver(&self, command: RoomCommand) -> Result<bool, RoomCommand> {
         match self.inbox.try_send(command) {
             Ok(()) => Ok(true),
-            Err(mpsc::error::TrySendError::Full(command)) => Err(command),
-            Err(mpsc::error::TrySendError::Closed(_)) => Ok(false),
+            Err(TrySendError::Full(command)) => Err(command),
+            Err(TrySendError::Closed(_)) => Ok(false),
         }
     }
 

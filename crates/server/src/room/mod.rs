@@ -7,7 +7,8 @@
 //!
 //! The room is made of owned parts, each in its own file:
 //!
-//! - [`handle`]: how the rest of the server reaches a room; [`registry`]: the open rooms.
+//! - [`handle`]: how the rest of the server reaches a room; [`inbox`]: the channel it
+//!   reads, one cache line per send; [`registry`]: the open rooms.
 //! - `core.rs`: the room's struct, its snapshot and status, and `publish`, the one way its
 //!   events go out (journaled, then sent).
 //! - `seats.rs`: who sits where, keyed by colour, and the connections.
@@ -28,6 +29,7 @@ mod bot;
 mod clock;
 mod core;
 pub mod handle;
+pub mod inbox;
 mod join;
 pub mod journal;
 mod parts;

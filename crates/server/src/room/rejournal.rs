@@ -43,10 +43,10 @@ mod tests {
     use std::io;
 
     use futures_util::future::{BoxFuture, FutureExt};
-    use tokio::sync::mpsc;
     use uuid::Uuid;
 
     use super::super::handle::RoomHandle;
+    use super::super::inbox;
     use super::super::journal::{Line, Loaded, RoomJournal};
     use super::*;
 
@@ -80,9 +80,9 @@ mod tests {
     async fn a_room_whose_journal_is_wanted_rewritten_is_nudged() {
         let (quiet, other) = (Uuid::new_v4(), Uuid::new_v4());
         let registry = Arc::new(Registry::new());
-        let (inbox, mut commands) = mpsc::channel(4);
+        let (inbox, mut commands) = inbox::channel(4);
         registry.insert(RoomHandle { id: quiet, inbox }, false);
-        let (inbox, mut others) = mpsc::channel(4);
+        let (inbox, mut others) = inbox::channel(4);
         registry.insert(RoomHandle { id: other, inbox }, false);
         nudge_periodically(Arc::new(Wanting(quiet)), &registry);
         tokio::time::sleep(EVERY * 2 + Duration::from_millis(1)).await;

@@ -14,13 +14,14 @@ use aeroplane_protocol::record::Mode;
 use aeroplane_protocol::snapshot::RoomPhase;
 use aeroplane_rules::Side;
 use time::OffsetDateTime;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 use tokio::time::{Instant, sleep_until};
 use tracing::Instrument;
 
 use super::bot::{Bot, choice_seed};
 use super::core::Room;
 use super::handle::{RoomCommand, RoomHandle};
+use super::inbox;
 use super::journal::{RoomJournal, Writer};
 use super::parts::assist::Assist;
 use super::parts::clock::Clock;
@@ -113,7 +114,7 @@ pub(super) fn build(
 /// as a game started nor as actions played: the run that journaled it counted those already.
 pub(super) fn launch(room: Room, restored: bool) -> (RoomHandle, oneshot::Receiver<bool>) {
     let context = room.context.clone();
-    let (inbox, commands) = mpsc::channel(context.config.room_inbox.max(1));
+    let (inbox, commands) = inbox::channel(context.config.room_inbox);
     let handle = RoomHandle { id: room.id, inbox };
     context
         .registry
@@ -179,7 +180,7 @@ enum Ending {
 impl Room {
     async fn run(
         mut self: Box<Self>,
-        mut inbox: mpsc::Receiver<RoomCommand>,
+        mut inbox: inbox::Receiver<RoomCommand>,
         restored: bool,
         journaled: oneshot::Sender<bool>,
     ) {

@@ -158,7 +158,7 @@ async fn serve(
     // Whether the client closed (or dropped) the socket rather than the server.
     let mut by_client = false;
     loop {
-        let waiting = queue.is_waiting();
+        let waiting = closer.is_socket_full();
         let frame = tokio::select! {
             biased;
             // A close asked for, or the socket found full.

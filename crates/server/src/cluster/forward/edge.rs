@@ -29,7 +29,7 @@ use super::wire::{self, Alive, AliveReply, FromOwner, StatusAsk, ToOwner};
 use crate::cluster::takeover::{TakeOver, TakeOvers};
 use crate::lifecycle::Lifecycle;
 use crate::outgoing::{Outbox, SendError};
-use crate::room::{ConnId, RoomCommand, RoomHandle};
+use crate::room::{ConnId, RoomCommand, RoomHandle, inbox};
 
 /// How many commands may wait in a proxy's inbox (as in a room's).
 const PROXY_INBOX: usize = 256;
@@ -46,7 +46,7 @@ pub struct Forwarding {
     every: Duration,
     takeovers: TakeOvers,
     lifecycle: Arc<Lifecycle>,
-    proxies: Mutex<HashMap<Uuid, mpsc::WeakSender<RoomCommand>>>,
+    proxies: Mutex<HashMap<Uuid, inbox::WeakSender<RoomCommand>>>,
 }
 
 impl Forwarding {
@@ -67,7 +67,7 @@ impl Forwarding {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, mpsc::WeakSender<RoomCommand>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, inbox::WeakSender<RoomCommand>>> {
         self.proxies.lock().expect("proxy map lock poisoned")
     }
 
@@ -75,10 +75,10 @@ impl Forwarding {
     /// room, started now unless one runs.
     pub fn handle(self: &Arc<Self>, room: Uuid, owner: String) -> RoomHandle {
         let mut proxies = self.lock();
-        if let Some(inbox) = proxies.get(&room).and_then(mpsc::WeakSender::upgrade) {
+        if let Some(inbox) = proxies.get(&room).and_then(inbox::WeakSender::upgrade) {
             return RoomHandle { id: room, inbox };
         }
-        let (inbox, commands) = mpsc::channel(PROXY_INBOX);
+        let (inbox, commands) = inbox::channel(PROXY_INBOX);
         proxies.insert(room, inbox.downgrade());
         drop(proxies);
         let proxy = Proxy {
@@ -171,7 +171,7 @@ struct Proxy {
 
 impl Proxy {
     /// Forwards until every connection has let go of the proxy's inbox.
-    async fn run(mut self, mut commands: mpsc::Receiver<RoomCommand>) {
+    async fn run(mut self, mut commands: inbox::Receiver<RoomCommand>) {
         let heard = match self.forwarding.client.subscribe(self.reply.clone()).await {
             Ok(heard) => Some(heard),
             Err(error) => {
