@@ -68,8 +68,7 @@ async fn upgrade(
     let store = state.store.clone();
     // The upgrade never negotiates compression (permessage-deflate), whatever the client asks
     // for (a test holds this).
-    Ok(upgrade.answer(move |socket, read| async move {
-        connection::run(socket, read, room, limits, address, store).await;
-        drop(place);
+    Ok(upgrade.answer(move |socket, read| {
+        connection::run(socket, read, room, limits, address, store, place)
     }))
 }

@@ -80,8 +80,10 @@ impl<S: Send + Sync> FromRequestParts<S> for Upgrade {
 }
 
 impl Upgrade {
-    /// Answers `101 Switching Protocols`, and runs `serve` with the socket and the bytes the
-    /// client sent after its request, once the connection has switched.
+    /// Answers `101 Switching Protocols`, and once the connection has switched spawns what
+    /// `serve` makes of the socket and the bytes the client sent after its request, as a task
+    /// of its own: run inside the task that waited for the switch, every poll of it went
+    /// through that task's state first, a cache line more per frame (issue 18, stop 39).
     pub(super) fn answer<F, Fut>(self, serve: F) -> Response
     where
         F: FnOnce(TcpStream, Bytes) -> Fut + Send + 'static,
@@ -95,7 +97,9 @@ impl Upgrade {
             };
             // `crate::serve` serves every connection as `TokioIo<TcpStream>`.
             match upgraded.downcast::<TokioIo<TcpStream>>() {
-                Ok(parts) => serve(parts.io.into_inner(), parts.read_buf).await,
+                Ok(parts) => {
+                    tokio::spawn(serve(parts.io.into_inner(), parts.read_buf));
+                }
                 Err(_) => tracing::error!("an upgraded connection is not a TCP socket"),
             }
         });
