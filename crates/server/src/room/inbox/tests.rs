@@ -1,8 +1,21 @@
 use std::time::Duration;
 
-use tokio::sync::mpsc::error::{TryRecvError, TrySendError};
+use tokio::sync::mpsc::error::{SendError, TryRecvError, TrySendError};
+use tokio::task::JoinHandle;
 
-use super::channel;
+use super::{Sender, channel};
+
+/// Sends `value` with a clone of `sender` from a task of its own, and lets that task run until
+/// it waits (or has sent).
+async fn send_in_a_task(
+    sender: &Sender<i32>,
+    value: i32,
+) -> JoinHandle<Result<(), SendError<i32>>> {
+    let sender = sender.clone();
+    let sending = tokio::spawn(async move { sender.send(value).await });
+    tokio::task::yield_now().await;
+    sending
+}
 
 #[tokio::test(start_paused = true)]
 async fn values_come_out_in_order_and_a_full_inbox_refuses_a_try() {
@@ -56,11 +69,7 @@ async fn a_waiting_receiver_wakes_for_a_value_and_for_the_last_sender_leaving() 
 async fn a_send_to_a_full_inbox_waits_for_room() {
     let (sender, mut receiver) = channel(1);
     sender.try_send(1).unwrap();
-    let sending = tokio::spawn({
-        let sender = sender.clone();
-        async move { sender.send(2).await }
-    });
-    tokio::task::yield_now().await;
+    let sending = send_in_a_task(&sender, 2).await;
     assert!(!sending.is_finished(), "it waits while the inbox is full");
     assert_eq!(receiver.recv().await, Some(1));
     sending.await.unwrap().unwrap();
@@ -100,16 +109,8 @@ async fn every_waiting_sender_gets_in_even_when_the_receiver_takes_several_at_on
 async fn a_cancelled_send_sends_nothing_and_passes_its_turn_on() {
     let (sender, mut receiver) = channel(1);
     sender.try_send(0).unwrap();
-    let cancelled = tokio::spawn({
-        let sender = sender.clone();
-        async move { sender.send(1).await }
-    });
-    tokio::task::yield_now().await;
-    let waiting = tokio::spawn({
-        let sender = sender.clone();
-        async move { sender.send(2).await }
-    });
-    tokio::task::yield_now().await;
+    let cancelled = send_in_a_task(&sender, 1).await;
+    let waiting = send_in_a_task(&sender, 2).await;
     // The first waiter is notified of the room and cancelled before it runs.
     assert_eq!(receiver.recv().await, Some(0));
     cancelled.abort();
@@ -125,11 +126,7 @@ async fn a_cancelled_send_sends_nothing_and_passes_its_turn_on() {
 async fn once_the_receiver_is_gone_sends_fail_and_waiting_senders_are_told() {
     let (sender, receiver) = channel(1);
     sender.try_send(0).unwrap();
-    let waiting = tokio::spawn({
-        let sender = sender.clone();
-        async move { sender.send(1).await }
-    });
-    tokio::task::yield_now().await;
+    let waiting = send_in_a_task(&sender, 1).await;
     drop(receiver);
     let refused = tokio::time::timeout(Duration::from_secs(10), waiting)
         .await
@@ -143,7 +140,7 @@ async fn once_the_receiver_is_gone_sends_fail_and_waiting_senders_are_told() {
 
 /// A value that holds a sender of the inbox it is queued in.
 #[derive(Debug)]
-struct Holder(#[allow(dead_code)] super::Sender<Holder>);
+struct Holder(#[allow(dead_code)] Sender<Holder>);
 
 #[tokio::test(start_paused = true)]
 async fn a_queued_value_holding_a_sender_of_its_own_inbox_is_dropped_with_the_receiver() {
