@@ -79,13 +79,10 @@ pub enum StatusError {
 
 impl RoomHandle {
     /// Puts `command` in the room's inbox, waiting while the inbox is full; answers whether the
-    /// room took it (`false`: the room is gone). The inbox nearly always has room, and then no
-    /// wait is set up: a `try_send` costs less than `send`'s future (issue 18).
+    /// room took it (`false`: the room is gone). The inbox's `send` tries at once and sets up
+    /// a wait only when the inbox is full (`room/inbox.rs`).
     pub async fn deliver(&self, command: RoomCommand) -> bool {
-        match self.try_deliver(command) {
-            Ok(taken) => taken,
-            Err(command) => self.inbox.send(command).await.is_ok(),
-        }
+        self.inbox.send(command).await.is_ok()
     }
 
     /// Puts `command` in the room's inbox if it has room, without waiting: answers whether the
