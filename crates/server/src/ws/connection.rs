@@ -17,6 +17,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::Waker;
 use std::time::Duration;
 
 use aeroplane_protocol::client::{ClientMessage, DecodeError, Join, decode};
@@ -25,13 +26,14 @@ use aeroplane_protocol::server::{Pong, ServerMessage};
 use aeroplane_store::GameStore;
 use bytes::Bytes;
 use tokio::net::TcpStream;
+use tokio::time::Instant;
 use tracing::Instrument;
 use tungstenite::protocol::{Role, WebSocketConfig};
 use tungstenite::{Message, WebSocket};
 use uuid::Uuid;
 
 use super::read_side::{ReadSide, next_frame};
-use super::timers::{Due, Timers};
+use super::timers::{Due, Timers, arm};
 use crate::config::Config;
 use crate::identity::{self, Credentials, IdentityError};
 use crate::limits::{ConnectionGuard, TokenBucket};
@@ -153,30 +155,37 @@ async fn serve(
     let silence = limits.ping_interval * 2;
     // One timer for the join deadline, the next ping and the silence, moved only when it fires
     // (a ping interval, a silence timer and a join timer polled or made at every frame read
-    // were about 1% of the server's CPU in the closed loop).
+    // were about 1% of the server's CPU in the closed loop). It wakes the task through the
+    // closer, and is looked at only then (`timers::arm`).
     let mut timers = Timers::new(limits.ping_interval, silence, limits.join_timeout);
-    let timer = tokio::time::sleep_until(timers.next(false));
-    tokio::pin!(timer);
     let mut bucket = TokenBucket::new(limits.rate, limits.burst);
     let mut patience = TokenBucket::new(1.0, limits.tolerance);
+    let mut deadline = timers.next(false, bucket.last_asked());
+    let timer = tokio::time::sleep_until(deadline);
+    tokio::pin!(timer);
+    let alarm = Waker::from(closer.clone());
+    arm(timer.as_mut(), &alarm);
     // Whether the client closed (or dropped) the socket rather than the server.
     let mut by_client = false;
     loop {
         let waiting = closer.is_socket_full();
         let frame = tokio::select! {
             biased;
-            // A close asked for, or the socket found full.
+            // A close asked for, the socket found full, or the timer fired.
             () = closer.woken() => {
                 if closer.code().is_some() {
                     break;
                 }
-                continue;
-            }
-            // The socket was full: what is left goes once it has room.
-            () = queue.write_when_ready(), if waiting => continue,
-            () = &mut timer => {
+                // A timer never fires before its deadline, and the clock never goes back.
+                let now = Instant::now();
+                if now < deadline {
+                    continue;
+                }
                 let joined = closer.is_joined();
-                match timers.due(tokio::time::Instant::now(), joined) {
+                // Every frame read that does not end the connection asks the bucket for a token
+                // (below): the last ask is when the client was last heard.
+                let heard = bucket.last_asked();
+                match timers.due(now, joined, heard) {
                     Due::JoinLate => {
                         tracing::info!("no join in time");
                         closer.close(CloseCode::Timeout);
@@ -188,18 +197,22 @@ async fn serve(
                             let _ = queue.push(Chunk::Raw(super::frames::ping()), limits.queue);
                             queue.flush();
                         }
-                        timer.as_mut().reset(timers.next(joined));
+                        deadline = timers.next(joined, heard);
+                        timer.as_mut().reset(deadline);
+                        arm(timer.as_mut(), &alarm);
                         continue;
                     }
                 }
             }
+            // The socket was full: what is left goes once it has room.
+            () = queue.write_when_ready(), if waiting => continue,
             frame = next_frame(&mut stream) => Some(frame),
         };
-        timers.heard(tokio::time::Instant::now());
+        let now = Instant::now();
         let counted =
             matches!(frame, Some(Some(Ok(ref message))) if !matches!(message, Message::Close(_)));
-        if counted && !bucket.try_take() {
-            if !refuse_over_rate(&outbox, &closer, &mut patience) {
+        if counted && !bucket.try_take(now) {
+            if !refuse_over_rate(&outbox, &closer, &mut patience, now) {
                 break;
             }
             continue;
@@ -422,9 +435,14 @@ fn interpret(
 
 /// Answers a message over the rate limit with `rate_limited`; after too many in a row (the
 /// `patience` bucket is empty) closes the socket. False when the connection must end.
-fn refuse_over_rate(outbox: &Outbox, closer: &Closer, patience: &mut TokenBucket) -> bool {
+fn refuse_over_rate(
+    outbox: &Outbox,
+    closer: &Closer,
+    patience: &mut TokenBucket,
+    now: Instant,
+) -> bool {
     let answer = ServerMessage::error(None, ErrorCode::RateLimited, "too many messages; slow down");
-    if !patience.try_take() {
+    if !patience.try_take(now) {
         tracing::info!("rate limit exceeded persistently");
         let _ = outbox.send_now(&answer);
         closer.close(CloseCode::RateLimited);
