@@ -4,8 +4,9 @@
 //! frame a connection read cost about 1% of the server's CPU in the closed loop (each poll
 //! registers the task with a timer in the runtime's wheel). Here the connection's task keeps
 //! one timer set to the earliest deadline and asks what is due only when it fires; a frame read
-//! just notes the time (in the connection's rate limit, which notes it anyway: `heard` below). The timer wakes the task through the connection's closer ([`arm`]), so
-//! that the task does not poll it at every frame either.
+//! just notes the time (in the connection's rate limit, which notes it anyway: `heard` below).
+//! The timer wakes the task through the connection's closer ([`arm`]), so that the task does not
+//! poll it at every frame either.
 
 use std::pin::Pin;
 use std::task::{Context, Waker};
