@@ -160,8 +160,7 @@ async fn serve(
     let mut timers = Timers::new(limits.ping_interval, silence, limits.join_timeout);
     let mut bucket = TokenBucket::new(limits.rate, limits.burst);
     let mut patience = TokenBucket::new(1.0, limits.tolerance);
-    let mut deadline = timers.next(false, bucket.last_asked());
-    let timer = tokio::time::sleep_until(deadline);
+    let timer = tokio::time::sleep_until(timers.next(false, bucket.last_asked()));
     tokio::pin!(timer);
     let alarm = Waker::from(closer.clone());
     arm(timer.as_mut(), &alarm);
@@ -176,9 +175,11 @@ async fn serve(
                 if closer.code().is_some() {
                     break;
                 }
-                // A timer never fires before its deadline, and the clock never goes back.
+                // A timer never fires before its deadline, and the clock never goes back. (This
+                // branch runs only on a close, a full socket or the timer: reading the timer's
+                // deadline here costs no frame anything.)
                 let now = Instant::now();
-                if now < deadline {
+                if now < timer.deadline() {
                     continue;
                 }
                 let joined = closer.is_joined();
@@ -197,8 +198,7 @@ async fn serve(
                             let _ = queue.push(Chunk::Raw(super::frames::ping()), limits.queue);
                             queue.flush();
                         }
-                        deadline = timers.next(joined, heard);
-                        timer.as_mut().reset(deadline);
+                        timer.as_mut().reset(timers.next(joined, heard));
                         arm(timer.as_mut(), &alarm);
                         continue;
                     }
