@@ -5,8 +5,10 @@
 //! channel, and when the socket drops it reconnects and joins again (with the seat token, so the
 //! seat is reclaimed). The [`Client`] itself holds the room's state as the messages it has handed
 //! out describe it, so `seen` is always the last event the caller has seen, never a newer one.
+//! An [inline](ConnectOptions::inline) client has no task: it reads and writes its socket itself
+//! while the caller awaits a message, and does not reconnect.
 //!
-//! The connection task, the socket's side, is `connection.rs`; the room's state itself lives in
+//! The socket's side, task or inline, is `connection.rs`; the room's state itself lives in
 //! `aeroplane_protocol::follow`.
 
 use std::net::IpAddr;
@@ -23,7 +25,7 @@ use aeroplane_rules::{Die, Game, Plane, PlaneSet, Side};
 use tokio::sync::mpsc;
 use uuid::Uuid;
 
-use crate::connection::{Command, Connection, Incoming, open};
+use crate::connection::{Command, Connection, Incoming, Inline, open};
 
 /// How a client connects: reconnection policy and the local address to connect from.
 #[derive(Clone, Debug)]
@@ -35,6 +37,13 @@ pub struct ConnectOptions {
     pub reconnect_attempts: u32,
     /// The wait before the first reconnection attempt; it doubles after each failure, up to 5 s.
     pub reconnect_delay: Duration,
+    /// Read the socket in the caller's own task instead of a background one: no task, no
+    /// channel, and no reconnection (`reconnect_attempts` is not used; a dropped socket ends the
+    /// client). Queued messages are written, and the server's pings answered, only while the
+    /// caller awaits [`Client::next_message`] (or a call that waits on it), so a caller that
+    /// stops reading for longer than the server's silence timeout is disconnected. For load
+    /// generators, which read all the time and drive thousands of sockets from one core.
+    pub inline: bool,
 }
 
 impl Default for ConnectOptions {
@@ -43,6 +52,7 @@ impl Default for ConnectOptions {
             bind: None,
             reconnect_attempts: 8,
             reconnect_delay: Duration::from_millis(100),
+            inline: false,
         }
     }
 }
@@ -95,12 +105,24 @@ pub enum Turn {
 
 /// A connection to one room. See the module documentation.
 pub struct Client {
-    commands: mpsc::UnboundedSender<Command>,
-    messages: mpsc::UnboundedReceiver<Incoming>,
+    transport: Transport,
     next_id: u64,
     state: RoomState,
     /// `<player id>.<secret>`, sent in every `join` of a seat.
     player: Option<String>,
+}
+
+/// How a [`Client`] reaches its socket.
+enum Transport {
+    /// Through the background task of `connection.rs` (the default).
+    Task {
+        /// What the client asks of the task.
+        commands: mpsc::UnboundedSender<Command>,
+        /// What the task hands the client.
+        messages: mpsc::UnboundedReceiver<Incoming>,
+    },
+    /// Directly, in the caller's task ([`ConnectOptions::inline`]).
+    Inline(Box<Inline>),
 }
 
 /// The room as the messages handed out so far describe it: the protocol's one follower of a
@@ -125,24 +147,28 @@ impl Client {
     /// Like [`Client::connect`], with options.
     pub async fn connect_with(url: &str, options: ConnectOptions) -> Result<Client, ClientError> {
         let socket = open(url, options.bind).await?;
-        let (commands, command_rx) = mpsc::unbounded_channel();
-        let (message_tx, messages) = mpsc::unbounded_channel();
-        let task = Connection {
-            url: url.to_owned(),
-            options,
-            join: None,
-            commands: command_rx,
-            messages: message_tx,
+        let transport = if options.inline {
+            Transport::Inline(Box::new(Inline::new(socket)))
+        } else {
+            let (commands, command_rx) = mpsc::unbounded_channel();
+            let (message_tx, messages) = mpsc::unbounded_channel();
+            let task = Connection {
+                url: url.to_owned(),
+                options,
+                join: None,
+                commands: command_rx,
+                messages: message_tx,
+            };
+            tokio::spawn(task.run(socket));
+            Transport::Task { commands, messages }
         };
-        tokio::spawn(task.run(socket));
         let room_id = url.rsplit('/').next().and_then(|id| id.parse().ok());
         let state = RoomState {
             view: room_id.map(RoomView::of_room).unwrap_or_default(),
             ..RoomState::default()
         };
         Ok(Client {
-            commands,
-            messages,
+            transport,
             next_id: 1,
             state,
             player: None,
@@ -230,7 +256,11 @@ impl Client {
     /// After a reconnect the next message is a fresh `welcome`. A gap in event numbers makes the
     /// client ask for a snapshot; the events are still handed out. Cancel-safe.
     pub async fn next_message(&mut self) -> Result<ServerMessage, ClientError> {
-        match self.messages.recv().await {
+        let incoming = match &mut self.transport {
+            Transport::Task { messages, .. } => messages.recv().await,
+            Transport::Inline(inline) => Some(inline.next().await),
+        };
+        match incoming {
             Some(Incoming::Message(message)) => {
                 self.observe(&message);
                 Ok(*message)
@@ -348,22 +378,32 @@ impl Client {
     }
 
     /// Leaves the room and closes the connection (a seat is held for the grace period).
-    pub fn leave(self) {
-        let _ = self
-            .commands
-            .send(Command::Send(ClientMessage::Leave(Request { id: None })));
-        let _ = self.commands.send(Command::Close);
+    pub fn leave(mut self) {
+        let _ = self.command(Command::Send(ClientMessage::Leave(Request { id: None })));
+        self.close();
     }
 
     /// Closes the connection without a `leave`.
     pub fn close(self) {
-        let _ = self.commands.send(Command::Close);
+        match self.transport {
+            Transport::Task { commands, .. } => {
+                let _ = commands.send(Command::Close);
+            }
+            Transport::Inline(inline) => inline.close(),
+        }
     }
 
     /// Drops the socket without a close frame, as a network failure would; the client then
-    /// reconnects and rejoins with its seat token like after any drop (for tests and demos).
+    /// reconnects and rejoins with its seat token like after any drop (for tests and demos). An
+    /// [inline](ConnectOptions::inline) client does not reconnect: its next read reports the
+    /// connection closed.
     pub fn drop_connection(&self) {
-        let _ = self.commands.send(Command::Drop);
+        match &self.transport {
+            Transport::Task { commands, .. } => {
+                let _ = commands.send(Command::Drop);
+            }
+            Transport::Inline(inline) => inline.ask_drop(),
+        }
     }
 
     /// The position as far as this client has seen.
@@ -426,13 +466,25 @@ impl Client {
         id
     }
 
-    fn command(&self, command: Command) -> Result<(), ClientError> {
-        self.commands
-            .send(command)
-            .map_err(|_| ClientError::Closed {
-                code: None,
-                reason: String::new(),
-            })
+    fn command(&mut self, command: Command) -> Result<(), ClientError> {
+        match &mut self.transport {
+            Transport::Task { commands, .. } => {
+                commands.send(command).map_err(|_| ClientError::Closed {
+                    code: None,
+                    reason: String::new(),
+                })
+            }
+            Transport::Inline(inline) => {
+                match command {
+                    Command::Send(message) => inline.queue(message),
+                    Command::Join(join) => inline.queue(ClientMessage::Join(Box::new(join))),
+                    Command::Drop => inline.ask_drop(),
+                    // `close` takes the client, and closes an inline socket itself.
+                    Command::Close => {}
+                }
+                Ok(())
+            }
+        }
     }
 
     /// Updates the state from one message handed out to the caller.

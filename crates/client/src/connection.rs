@@ -1,9 +1,17 @@
-//! The socket's side of a [`crate::Client`]: a background task that owns the WebSocket,
+//! The socket's side of a [`crate::Client`]. By default a background task owns the WebSocket,
 //! writes what the client queues, reads frames into a channel, and when the socket drops
 //! reconnects and joins again with the seat token. The two sides talk through [`Command`] and
 //! [`Incoming`].
+//!
+//! With [`crate::ConnectOptions::inline`] the client owns the socket itself ([`Inline`]): it
+//! writes what it queued and reads the next frame only while the caller awaits a message. There
+//! is no task, no channel and no reconnection; per message that saves two task wake-ups and a
+//! channel's hand-over, which is what a load generator driving thousands of sockets from one
+//! core spends most on (docs/benchmarks.md, stop 41).
 
+use std::collections::VecDeque;
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use aeroplane_protocol::client::{ClientMessage, Join};
@@ -47,9 +55,10 @@ pub(crate) enum Incoming {
 pub(crate) type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// The socket's read buffer: the room's messages are a few hundred bytes, a snapshot a few
-/// KiB, and tungstenite grows the buffer for a bigger message. Its default of 128 KiB was
-/// zeroed on every read, 40% of the load generator's CPU (docs/benchmarks.md).
-const READ_BUFFER_BYTES: usize = 8 * 1024;
+/// KiB, and tungstenite grows the buffer for a bigger message. tungstenite zeroes the buffer's
+/// free part before every read: its default of 128 KiB was 40% of the load generator's CPU,
+/// and 8 KiB still wrote a quarter of a core's first-level cache per read (docs/benchmarks.md).
+const READ_BUFFER_BYTES: usize = 1024;
 
 fn config() -> WebSocketConfig {
     WebSocketConfig::default().read_buffer_size(READ_BUFFER_BYTES)
@@ -222,6 +231,122 @@ impl Connection {
         }
         None
     }
+}
+
+/// A socket the [`crate::Client`] reads in the caller's own task. See the module documentation.
+pub(crate) struct Inline {
+    /// The socket, until it ends.
+    socket: Option<Socket>,
+    /// Messages queued by the client's synchronous calls, written at the next read.
+    outbox: VecDeque<ClientMessage>,
+    /// Why the socket ended (close code, reason), once it has: every later read reports it.
+    ended: (Option<u16>, String),
+    /// A drop asked for by [`crate::Client::drop_connection`], carried out at the next read.
+    drop_asked: AtomicBool,
+}
+
+impl Inline {
+    /// Wraps an open socket.
+    pub(crate) fn new(socket: Socket) -> Inline {
+        Inline {
+            socket: Some(socket),
+            outbox: VecDeque::new(),
+            ended: (None, String::new()),
+            drop_asked: AtomicBool::new(false),
+        }
+    }
+
+    /// Queues a message for the next read to write.
+    pub(crate) fn queue(&mut self, message: ClientMessage) {
+        self.outbox.push_back(message);
+    }
+
+    /// Asks the next read to drop the socket without a close frame, as a network failure would.
+    pub(crate) fn ask_drop(&self) {
+        self.drop_asked.store(true, Ordering::Relaxed);
+    }
+
+    /// Writes what is queued, then reads until a message arrives or the socket ends.
+    ///
+    /// Cancel-safe: a queued message leaves the queue only when the socket has taken it in one
+    /// step, and what the socket has taken but not yet flushed is flushed by the next call.
+    pub(crate) async fn next(&mut self) -> Incoming {
+        if self.drop_asked.swap(false, Ordering::Relaxed) {
+            self.end(None, "dropped by the client");
+        }
+        loop {
+            let Some(socket) = self.socket.as_mut() else {
+                let (code, reason) = &self.ended;
+                return Incoming::Closed {
+                    code: *code,
+                    reason: reason.clone(),
+                };
+            };
+            if write_queued(socket, &mut self.outbox).await.is_err() {
+                self.end(None, "send failed");
+                continue;
+            }
+            let text = match socket.next().await {
+                Some(Ok(Message::Text(text))) => text,
+                Some(Ok(Message::Close(frame))) => {
+                    // tungstenite has queued the answering close frame: send it.
+                    let _ = socket.flush().await;
+                    match frame {
+                        Some(frame) => self.end(Some(u16::from(frame.code)), &frame.reason),
+                        None => self.end(None, "closed without a code"),
+                    }
+                    continue;
+                }
+                Some(Ok(_)) => continue,
+                Some(Err(error)) => {
+                    self.end(None, &error.to_string());
+                    continue;
+                }
+                None => {
+                    self.end(None, "end of stream");
+                    continue;
+                }
+            };
+            match ServerMessage::from_json(&text) {
+                Ok(message) => return Incoming::Message(Box::new(message)),
+                Err(_) => tracing::warn!(frame = %text, "unreadable frame from the server"),
+            }
+        }
+    }
+
+    /// Drops the socket, keeping why for every later read.
+    fn end(&mut self, code: Option<u16>, reason: &str) {
+        if self.socket.take().is_some() {
+            self.ended = (code, reason.to_owned());
+        }
+    }
+
+    /// Writes what is queued and closes the socket, in a task of its own so that the caller
+    /// need not wait.
+    pub(crate) fn close(self) {
+        let (Some(mut socket), mut outbox) = (self.socket, self.outbox) else {
+            return;
+        };
+        tokio::spawn(async move {
+            if write_queued(&mut socket, &mut outbox).await.is_ok() {
+                let _ = socket.close(None).await;
+            }
+        });
+    }
+}
+
+/// Hands every message of `outbox` to the socket, oldest first, then flushes it.
+async fn write_queued(
+    socket: &mut Socket,
+    outbox: &mut VecDeque<ClientMessage>,
+) -> Result<(), tokio_tungstenite::tungstenite::Error> {
+    while !outbox.is_empty() {
+        std::future::poll_fn(|context| socket.poll_ready_unpin(context)).await?;
+        if let Some(message) = outbox.pop_front() {
+            socket.start_send_unpin(Message::text(message.to_json()))?;
+        }
+    }
+    socket.flush().await
 }
 
 /// Sorts a close frame into final (do not reconnect) or dropped.

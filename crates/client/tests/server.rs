@@ -6,7 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aeroplane_bot::Level;
-use aeroplane_client::{Api, Client, ClientError, Turn, room_url, verify_record, ws_url};
+use aeroplane_client::{
+    Api, Client, ClientError, ConnectOptions, Turn, room_url, verify_record, ws_url,
+};
 use aeroplane_protocol::client::Role;
 use aeroplane_protocol::error::ErrorCode;
 use aeroplane_protocol::record::{GameRecord, Mode, PlayerKind};
@@ -16,6 +18,7 @@ use aeroplane_rules::Side;
 use aeroplane_server::{Config, RunningServer};
 use aeroplane_store::MemoryStore;
 use clap::Parser as _;
+use futures_util::FutureExt as _;
 use uuid::Uuid;
 
 struct TestServer {
@@ -240,6 +243,91 @@ async fn a_dropped_player_reconnects_with_its_token_and_finishes_the_game() {
         yellow_play.await.unwrap(),
     );
     assert_eq!(red_end, yellow_end.unwrap());
+}
+
+/// Two seated clients that read their sockets in the caller's task (no connection task).
+async fn inline_pair(server: &TestServer) -> (Uuid, Client, Client) {
+    let room = Api::new(&server.url).unwrap().create_room().await.unwrap();
+    let url = room_url(&server.url, room.id);
+    let options = ConnectOptions {
+        inline: true,
+        ..ConnectOptions::default()
+    };
+    let mut red = Client::connect_with(&url, options.clone()).await.unwrap();
+    red.join_player("Ann", Some(Side::Red), None).await.unwrap();
+    let mut yellow = Client::connect_with(&url, options).await.unwrap();
+    yellow.join_player("Bob", None, None).await.unwrap();
+    assert_eq!(yellow.colour(), Some(Side::Yellow));
+    (room.id, red, yellow)
+}
+
+#[tokio::test]
+async fn two_inline_clients_play_a_full_game_in_one_task_to_the_stored_result() {
+    let server = spawn_server().await;
+    let (id, red, yellow) = inline_pair(&server).await;
+    // `join!` polls both in this one task: each reads its own socket while it waits.
+    let (red_end, yellow_end) = tokio::join!(play_random(red, 7), play_random(yellow, 8));
+    let (Turn::Over(red_result), Turn::Over(yellow_result)) =
+        (red_end.unwrap(), yellow_end.unwrap())
+    else {
+        panic!("both players see the end")
+    };
+    assert_eq!(red_result, yellow_result);
+    let record = stored_record(&Api::new(&server.url).unwrap(), id).await;
+    assert_eq!(record.result, red_result);
+    verify_record(&record).unwrap();
+    server.running.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_inline_client_survives_a_cancelled_wait_and_ends_for_good_when_dropped() {
+    let server = spawn_server().await;
+    let (_, mut red, mut yellow) = inline_pair(&server).await;
+    assert_eq!(red.wait_my_turn().await.unwrap(), Turn::Roll);
+    red.roll().unwrap();
+    // Reads polled once and dropped. The in-process server shares this test's one thread and
+    // cannot answer until the test awaits: Red's reads hand out what had already arrived, then
+    // the one that writes the roll finds nothing and is dropped; so is Yellow's wait.
+    while let Some(message) = red.next_message().now_or_never() {
+        assert!(!matches!(message.unwrap(), ServerMessage::Rolled(_)));
+    }
+    assert!(yellow.wait_my_turn().now_or_never().is_none());
+    // The roll was written once, and is answered; the dropped reads lost nothing.
+    let answered = async {
+        loop {
+            if let ServerMessage::Rolled(rolled) = red.next_message().await.unwrap() {
+                break rolled;
+            }
+        }
+    };
+    // A lost roll would leave Red waiting for ever: fail instead.
+    let rolled = tokio::time::timeout(Duration::from_secs(60), answered)
+        .await
+        .expect("the roll was written and answered");
+    assert_eq!(rolled.colour, Side::Red);
+    // Yellow, read again after the cancelled wait, has missed nothing.
+    let seen = loop {
+        if let ServerMessage::Rolled(seen) = yellow.next_message().await.unwrap() {
+            break seen;
+        }
+    };
+    assert_eq!(seen.event, rolled.event);
+
+    // A drop is not followed by a reconnection: every later read reports the end.
+    red.drop_connection();
+    for _ in 0..2 {
+        let Err(ClientError::Closed { reason, .. }) = red.next_message().await else {
+            panic!("an inline client does not reconnect")
+        };
+        assert_eq!(reason, "dropped by the client");
+    }
+    // The server sees Red's socket go: Yellow is told.
+    loop {
+        if let ServerMessage::PlayerDisconnected(gone) = yellow.next_message().await.unwrap() {
+            assert_eq!(gone.colour, Side::Red);
+            break;
+        }
+    }
 }
 
 #[tokio::test]

@@ -1,7 +1,10 @@
 //! The `aeroplane` target: each room is one bot client (the crate's [`Client`]) per seat playing
 //! full games against our server, each on its own WebSocket: two in a `plyyard` room as the
 //! benchmarks measure it, two to four in a table room of `flights` or `classic`
-//! (`docs/protocol.md` §12), each choosing with the bot crate for its edition.
+//! (`docs/protocol.md` §12), each choosing with the bot crate for its edition. The clients are
+//! [inline](ConnectOptions::inline): one room's bots and sockets are one task's, as the
+//! yardsticks' two sockets are, so the generator's cost per action is not what limits a closed
+//! loop (docs/benchmarks.md, stop 41).
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -77,8 +80,11 @@ async fn game(slot: &mut RoomSlot<'_>, api: &Api) -> Result<Ended, String> {
     let url = room_url(config.ws_via.as_deref().unwrap_or(&config.server), room.id);
     let mut seats = Vec::with_capacity(colours.len());
     for (connection, colour) in colours.into_iter().enumerate() {
+        // Inline: the bot's own task reads its socket (no connection task, no channel), and a
+        // dropped socket ends the game as an error instead of being reconnected unseen.
         let options = ConnectOptions {
             bind: slot.source_addr(connection),
+            inline: true,
             ..ConnectOptions::default()
         };
         let mut client = within(timeout, Client::connect_with(&url, options))
@@ -105,18 +111,19 @@ async fn game(slot: &mut RoomSlot<'_>, api: &Api) -> Result<Ended, String> {
             .flatten(),
     };
     let seed = slot.tally.games.wrapping_mul(u64::from(config.players)) ^ (slot.index as u64) << 32;
-    let tally = &slot.tally;
-    let bots = seats.into_iter().zip(0..).map(|(client, seat)| {
-        let tally = Tally::new(tally.progress.clone(), tally.run_started, tally.timed_from);
-        play_bot(client, seed + seat, &shared, tally)
-    });
+    // The bots run in this one task, taking turns: they share the slot's tally (and its
+    // histogram) rather than each making one per game, which cost more than the game's actions.
+    let tally = Mutex::new(&mut slot.tally);
+    let bots = seats
+        .into_iter()
+        .zip(0..)
+        .map(|(client, seat)| play_bot(client, seed + seat, &shared, &tally));
     let ended = futures_util::future::join_all(bots).await;
     slot.pacer = pacer
         .into_inner()
         .expect("the pacer's lock is never poisoned");
     let mut outcome = Ok(Ended::Finished);
-    for (tally, ended) in ended {
-        slot.tally.absorb(tally);
+    for ended in ended {
         match ended {
             Err(code) => outcome = Err(code),
             Ok(Ended::Cut) if outcome.is_ok() => outcome = Ok(Ended::Cut),
@@ -132,8 +139,8 @@ async fn play_bot(
     mut client: Client,
     seed: u64,
     shared: &Shared<'_>,
-    mut tally: Tally,
-) -> (Tally, Result<Ended, String>) {
+    tally: &Mutex<&mut Tally>,
+) -> Result<Ended, String> {
     let timeout = shared.timeout;
     let mut turn_seed = seed;
     let ended = loop {
@@ -202,9 +209,15 @@ async fn play_bot(
         })
         .await;
         match answered {
-            Ok(Ok(None)) => tally.answered(due),
+            Ok(Ok(None)) => tally
+                .lock()
+                .expect("the tally's lock is never poisoned")
+                .answered(due),
             Ok(Ok(Some(code))) => {
-                tally.error(code.as_str().to_owned());
+                tally
+                    .lock()
+                    .expect("the tally's lock is never poisoned")
+                    .error(code.as_str().to_owned());
                 if is_rate_limited(code) {
                     // Back off before trying again; the server will not read faster.
                     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -218,7 +231,7 @@ async fn play_bot(
         tokio::time::sleep_until((cut_at + super::CLOSE_AFTER_CUT).into()).await;
     }
     client.close();
-    (tally, ended)
+    ended
 }
 
 fn code_of(error: &ClientError) -> String {

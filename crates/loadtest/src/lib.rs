@@ -426,18 +426,6 @@ impl Tally {
         self.games += 1;
         self.progress.games.fetch_add(1, Ordering::Relaxed);
     }
-
-    /// Adds another tally's actions, round trips and errors (not its games) to this one.
-    fn absorb(&mut self, other: Tally) {
-        self.actions += other.actions;
-        self.histogram
-            .add(&other.histogram)
-            .expect("histograms share their bounds");
-        for (code, count) in other.errors {
-            *self.errors.entry(code).or_default() += count;
-        }
-        self.slow.extend(other.slow);
-    }
 }
 
 fn new_histogram() -> Histogram<u64> {
