@@ -18,6 +18,8 @@
 #   profile), each the target `name`, run under the same flags and load as ours, so a change is
 #   measured interleaved with its yardsticks (put the names in TARGETS; a server older than
 #   stop 12 takes none of the room-cap flags). BEFORE=<binary> is short for VARIANTS="before=…".
+#   LOADTEST=<binary>: another build of the load generator (default: this checkout's), e.g. an
+#   earlier commit's, to measure what a change of the generator does to the same servers.
 #   WARMUP=0s: round trips of actions due in the first WARMUP of an open-loop run are left out of
 #   the latency figures (they still count as actions); the load generator's --warmup.
 #   PORT=18400 (first port; each run takes the next) OUT=<dir for the raw JSON, default a
@@ -46,6 +48,7 @@ PORT="${PORT:-18400}"
 OUT="${OUT:-$(mktemp -d /tmp/aeroplane-bench.XXXXXX)}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 BIN="$CARGO_TARGET_DIR/release"
+LOADTEST="${LOADTEST:-$BIN/aeroplane-loadtest}"
 SERVER_CORE=0
 CLIENT_CORE=1
 TICKS_PER_SECOND="$(getconf CLK_TCK)"
@@ -167,7 +170,7 @@ load_run() {
     before="$(cpu_ticks "$SERVER_PID")"
     local status=0 TIMEFORMAT='%U %S'
     # The load generator's own CPU (user, system) too, to see when it is the bottleneck.
-    { time taskset -c "$CLIENT_CORE" "$BIN/aeroplane-loadtest" "${args[@]}" >"$file.load" 2>"$file.err" || status=$?; } 2>"$file.time"
+    { time taskset -c "$CLIENT_CORE" "$LOADTEST" "${args[@]}" >"$file.load" 2>"$file.err" || status=$?; } 2>"$file.time"
     after="$(cpu_ticks "$SERVER_PID")"
     stop_server
     if [[ ! -s "$file.load" ]]; then
@@ -253,7 +256,7 @@ idle_run() {
     local file="$OUT/idle-$target-$layout.json"
     start_server "$target" "$port"
     log "idle: $target, $IDLE connections ($layout), held $HOLD"
-    taskset -c "$CLIENT_CORE" "$BIN/aeroplane-loadtest" --server "http://127.0.0.1:$port" \
+    taskset -c "$CLIENT_CORE" "$LOADTEST" --server "http://127.0.0.1:$port" \
         --idle "$IDLE" --idle-layout "$layout" --hold "$HOLD" --json \
         --source-addrs "$SOURCE_ADDRS" --server-pid "$SERVER_PID" >"$file" 2>"$file.err" || true
     jq --arg peak "$(awk '/^VmHWM:/ { print $2 }' "/proc/$SERVER_PID/status")" --arg target "$target" \
