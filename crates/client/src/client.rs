@@ -41,7 +41,8 @@ pub struct ConnectOptions {
     /// channel, and no reconnection (`reconnect_attempts` is not used; a dropped socket ends the
     /// client). Queued messages are written, and the server's pings answered, only while the
     /// caller awaits [`Client::next_message`] (or a call that waits on it), so a caller that
-    /// stops reading for longer than the server's silence timeout is disconnected. For load
+    /// stops reading for longer than the server's silence timeout is disconnected, and a client
+    /// dropped without [`Client::close`] drops its socket without a close frame. For load
     /// generators, which read all the time and drive thousands of sockets from one core.
     pub inline: bool,
 }

@@ -11,7 +11,7 @@ use aeroplane_client::{
 };
 use aeroplane_protocol::client::Role;
 use aeroplane_protocol::error::ErrorCode;
-use aeroplane_protocol::record::{GameRecord, Mode, PlayerKind};
+use aeroplane_protocol::record::{GameRecord, Mode, PlayerKind, ResultRecord};
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_protocol::snapshot::ComputerView;
 use aeroplane_rules::Side;
@@ -88,6 +88,19 @@ async fn play_random(mut client: Client, seed: u64) -> Result<Turn, ClientError>
     }
 }
 
+/// Plays both seats with random planes to the end in this one task (`join!`); returns the
+/// result, which both must have seen alike.
+async fn play_to_the_end(red: Client, yellow: Client, seed: u64) -> ResultRecord {
+    let (red_end, yellow_end) = tokio::join!(play_random(red, seed), play_random(yellow, seed + 1));
+    let (Turn::Over(red_result), Turn::Over(yellow_result)) =
+        (red_end.unwrap(), yellow_end.unwrap())
+    else {
+        panic!("both players see the end")
+    };
+    assert_eq!(red_result, yellow_result);
+    red_result
+}
+
 async fn seated_pair(server: &TestServer) -> (Uuid, Client, Client) {
     let room = Api::new(&server.url).unwrap().create_room().await.unwrap();
     let url = room_url(&server.url, room.id);
@@ -147,13 +160,7 @@ async fn stored_record(api: &Api, id: Uuid) -> GameRecord {
 async fn two_clients_play_a_full_game_whose_stored_record_verifies() {
     let server = spawn_server().await;
     let (id, red, yellow) = seated_pair(&server).await;
-    let (red_end, yellow_end) = tokio::join!(play_random(red, 1), play_random(yellow, 2));
-    let (Turn::Over(red_result), Turn::Over(yellow_result)) =
-        (red_end.unwrap(), yellow_end.unwrap())
-    else {
-        panic!("both players see the end")
-    };
-    assert_eq!(red_result, yellow_result);
+    let red_result = play_to_the_end(red, yellow, 1).await;
 
     let api = Api::new(&server.url).unwrap();
     let record = stored_record(&api, id).await;
@@ -265,14 +272,8 @@ async fn inline_pair(server: &TestServer) -> (Uuid, Client, Client) {
 async fn two_inline_clients_play_a_full_game_in_one_task_to_the_stored_result() {
     let server = spawn_server().await;
     let (id, red, yellow) = inline_pair(&server).await;
-    // `join!` polls both in this one task: each reads its own socket while it waits.
-    let (red_end, yellow_end) = tokio::join!(play_random(red, 7), play_random(yellow, 8));
-    let (Turn::Over(red_result), Turn::Over(yellow_result)) =
-        (red_end.unwrap(), yellow_end.unwrap())
-    else {
-        panic!("both players see the end")
-    };
-    assert_eq!(red_result, yellow_result);
+    // Both are polled in this one task: each reads its own socket while it waits.
+    let red_result = play_to_the_end(red, yellow, 7).await;
     let record = stored_record(&Api::new(&server.url).unwrap(), id).await;
     assert_eq!(record.result, red_result);
     verify_record(&record).unwrap();
