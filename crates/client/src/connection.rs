@@ -57,7 +57,8 @@ pub(crate) type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 /// The socket's read buffer: the room's messages are a few hundred bytes, a snapshot a few
 /// KiB, and tungstenite grows the buffer for a bigger message. tungstenite zeroes the buffer's
 /// free part before every read: its default of 128 KiB was 40% of the load generator's CPU,
-/// and 8 KiB still wrote a quarter of a core's first-level cache per read (docs/benchmarks.md).
+/// and 8 KiB still wrote a sixth to a quarter of a core's first-level data cache (32–48 KiB)
+/// at every read (docs/benchmarks.md).
 const READ_BUFFER_BYTES: usize = 1024;
 
 fn config() -> WebSocketConfig {
