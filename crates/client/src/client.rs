@@ -22,10 +22,9 @@ use aeroplane_protocol::record::ResultRecord;
 use aeroplane_protocol::server::{ErrorMessage, ServerMessage, Welcome};
 use aeroplane_protocol::snapshot::FairnessView;
 use aeroplane_rules::{Die, Game, Plane, PlaneSet, Side};
-use tokio::sync::mpsc;
 use uuid::Uuid;
 
-use crate::connection::{Command, Connection, Incoming, Inline, open};
+use crate::connection::{Incoming, Transport};
 
 /// How a client connects: reconnection policy and the local address to connect from.
 #[derive(Clone, Debug)]
@@ -113,19 +112,6 @@ pub struct Client {
     player: Option<String>,
 }
 
-/// How a [`Client`] reaches its socket.
-enum Transport {
-    /// Through the background task of `connection.rs` (the default).
-    Task {
-        /// What the client asks of the task.
-        commands: mpsc::UnboundedSender<Command>,
-        /// What the task hands the client.
-        messages: mpsc::UnboundedReceiver<Incoming>,
-    },
-    /// Directly, in the caller's task ([`ConnectOptions::inline`]).
-    Inline(Box<Inline>),
-}
-
 /// The room as the messages handed out so far describe it: the protocol's one follower of a
 /// room, and this connection's seat.
 #[derive(Clone, Debug, Default)]
@@ -147,22 +133,7 @@ impl Client {
 
     /// Like [`Client::connect`], with options.
     pub async fn connect_with(url: &str, options: ConnectOptions) -> Result<Client, ClientError> {
-        let socket = open(url, options.bind).await?;
-        let transport = if options.inline {
-            Transport::Inline(Box::new(Inline::new(socket)))
-        } else {
-            let (commands, command_rx) = mpsc::unbounded_channel();
-            let (message_tx, messages) = mpsc::unbounded_channel();
-            let task = Connection {
-                url: url.to_owned(),
-                options,
-                join: None,
-                commands: command_rx,
-                messages: message_tx,
-            };
-            tokio::spawn(task.run(socket));
-            Transport::Task { commands, messages }
-        };
+        let transport = Transport::open(url, options).await?;
         let room_id = url.rsplit('/').next().and_then(|id| id.parse().ok());
         let state = RoomState {
             view: room_id.map(RoomView::of_room).unwrap_or_default(),
@@ -240,7 +211,7 @@ impl Client {
     pub async fn join(&mut self, mut join: Join) -> Result<Welcome, ClientError> {
         let id = self.request_id();
         join.id = Some(id);
-        self.command(Command::Join(join))?;
+        self.transport.join(join)?;
         loop {
             match self.next_message().await? {
                 ServerMessage::Welcome(welcome) if welcome.id == Some(id) => return Ok(welcome),
@@ -257,20 +228,12 @@ impl Client {
     /// After a reconnect the next message is a fresh `welcome`. A gap in event numbers makes the
     /// client ask for a snapshot; the events are still handed out. Cancel-safe.
     pub async fn next_message(&mut self) -> Result<ServerMessage, ClientError> {
-        let incoming = match &mut self.transport {
-            Transport::Task { messages, .. } => messages.recv().await,
-            Transport::Inline(inline) => Some(inline.next().await),
-        };
-        match incoming {
-            Some(Incoming::Message(message)) => {
+        match self.transport.next().await {
+            Incoming::Message(message) => {
                 self.observe(&message);
                 Ok(*message)
             }
-            Some(Incoming::Closed { code, reason }) => Err(ClientError::Closed { code, reason }),
-            None => Err(ClientError::Closed {
-                code: None,
-                reason: String::new(),
-            }),
+            Incoming::Closed { code, reason } => Err(ClientError::Closed { code, reason }),
         }
     }
 
@@ -353,7 +316,8 @@ impl Client {
     /// answer is a `hint` message with the returned id (or an `error`, e.g. `hints_unavailable`).
     pub fn hint(&mut self) -> Result<u64, ClientError> {
         let id = self.request_id();
-        self.command(Command::Send(ClientMessage::Hint(Request { id: Some(id) })))?;
+        self.transport
+            .send(ClientMessage::Hint(Request { id: Some(id) }))?;
         Ok(id)
     }
 
@@ -366,7 +330,8 @@ impl Client {
     /// Sends `ping`; the server answers `pong` with the same id.
     pub fn ping(&mut self) -> Result<u64, ClientError> {
         let id = self.request_id();
-        self.command(Command::Send(ClientMessage::Ping(Request { id: Some(id) })))?;
+        self.transport
+            .send(ClientMessage::Ping(Request { id: Some(id) }))?;
         Ok(id)
     }
 
@@ -374,24 +339,22 @@ impl Client {
     pub fn sync(&mut self) -> Result<u64, ClientError> {
         let id = self.request_id();
         self.state.view.await_snapshot();
-        self.command(Command::Send(ClientMessage::Sync(Request { id: Some(id) })))?;
+        self.transport
+            .send(ClientMessage::Sync(Request { id: Some(id) }))?;
         Ok(id)
     }
 
     /// Leaves the room and closes the connection (a seat is held for the grace period).
     pub fn leave(mut self) {
-        let _ = self.command(Command::Send(ClientMessage::Leave(Request { id: None })));
+        let _ = self
+            .transport
+            .send(ClientMessage::Leave(Request { id: None }));
         self.close();
     }
 
     /// Closes the connection without a `leave`.
     pub fn close(self) {
-        match self.transport {
-            Transport::Task { commands, .. } => {
-                let _ = commands.send(Command::Close);
-            }
-            Transport::Inline(inline) => inline.close(),
-        }
+        self.transport.close();
     }
 
     /// Drops the socket without a close frame, as a network failure would; the client then
@@ -399,12 +362,7 @@ impl Client {
     /// [inline](ConnectOptions::inline) client does not reconnect: its next read reports the
     /// connection closed.
     pub fn drop_connection(&self) {
-        match &self.transport {
-            Transport::Task { commands, .. } => {
-                let _ = commands.send(Command::Drop);
-            }
-            Transport::Inline(inline) => inline.ask_drop(),
-        }
+        self.transport.drop_socket();
     }
 
     /// The position as far as this client has seen.
@@ -456,7 +414,8 @@ impl Client {
             return Err(ClientError::NoSeat);
         }
         let id = self.request_id();
-        self.command(Command::Send(make(Some(id), self.state.view.seen())))?;
+        self.transport
+            .send(make(Some(id), self.state.view.seen()))?;
         self.state.in_flight = Some(id);
         Ok(id)
     }
@@ -465,27 +424,6 @@ impl Client {
         let id = self.next_id;
         self.next_id += 1;
         id
-    }
-
-    fn command(&mut self, command: Command) -> Result<(), ClientError> {
-        match &mut self.transport {
-            Transport::Task { commands, .. } => {
-                commands.send(command).map_err(|_| ClientError::Closed {
-                    code: None,
-                    reason: String::new(),
-                })
-            }
-            Transport::Inline(inline) => {
-                match command {
-                    Command::Send(message) => inline.queue(message),
-                    Command::Join(join) => inline.queue(ClientMessage::Join(Box::new(join))),
-                    Command::Drop => inline.ask_drop(),
-                    // `close` takes the client, and closes an inline socket itself.
-                    Command::Close => {}
-                }
-                Ok(())
-            }
-        }
     }
 
     /// Updates the state from one message handed out to the caller.

@@ -7,7 +7,8 @@
 //! writes what it queued and reads the next frame only while the caller awaits a message. There
 //! is no task, no channel and no reconnection; per message that saves two task wake-ups and a
 //! channel's hand-over, which is what a load generator driving thousands of sockets from one
-//! core spends most on (docs/benchmarks.md, stop 41).
+//! core spends most on (docs/benchmarks.md, stop 41). [`Transport`] is the client's handle on
+//! either, so the client itself never asks which one it has.
 
 use std::collections::VecDeque;
 use std::net::IpAddr;
@@ -26,6 +27,14 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode as WsClos
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use crate::client::{ClientError, ConnectOptions};
+
+/// The error of a send on a connection that is gone for good.
+fn gone() -> ClientError {
+    ClientError::Closed {
+        code: None,
+        reason: String::new(),
+    }
+}
 
 /// What the [`crate::Client`] asks of its connection task.
 pub(crate) enum Command {
@@ -66,7 +75,7 @@ fn config() -> WebSocketConfig {
 }
 
 /// Opens the WebSocket, from `bind` when given.
-pub(crate) async fn open(url: &str, bind: Option<IpAddr>) -> Result<Socket, ClientError> {
+async fn open(url: &str, bind: Option<IpAddr>) -> Result<Socket, ClientError> {
     let connect_error = |source| ClientError::Connect {
         url: url.to_owned(),
         source: Box::new(source),
@@ -118,17 +127,17 @@ pub(crate) async fn open(url: &str, bind: Option<IpAddr>) -> Result<Socket, Clie
 }
 
 /// The background task that owns the socket.
-pub(crate) struct Connection {
+struct Connection {
     /// The room's WebSocket URL.
-    pub(crate) url: String,
+    url: String,
     /// The reconnection policy and local address.
-    pub(crate) options: ConnectOptions,
+    options: ConnectOptions,
     /// The join to send again after a reconnect.
-    pub(crate) join: Option<Join>,
+    join: Option<Join>,
     /// What the client asks.
-    pub(crate) commands: mpsc::UnboundedReceiver<Command>,
+    commands: mpsc::UnboundedReceiver<Command>,
     /// Where messages go.
-    pub(crate) messages: mpsc::UnboundedSender<Incoming>,
+    messages: mpsc::UnboundedSender<Incoming>,
 }
 
 /// How one socket's life ended.
@@ -143,7 +152,7 @@ enum Ended {
 
 impl Connection {
     /// Serves `socket`, and the ones that replace it, until the client closes.
-    pub(crate) async fn run(mut self, mut socket: Socket) {
+    async fn run(mut self, mut socket: Socket) {
         loop {
             let (code, reason) = match self.serve(&mut socket).await {
                 Ended::ByClient => {
@@ -234,54 +243,148 @@ impl Connection {
     }
 }
 
+/// How a [`crate::Client`] reaches its socket: through the background [`Connection`] task (the
+/// default) or [`Inline`].
+pub(crate) enum Transport {
+    /// Through the task, which owns the socket.
+    Task {
+        /// What the client asks of the task.
+        commands: mpsc::UnboundedSender<Command>,
+        /// What the task hands the client.
+        messages: mpsc::UnboundedReceiver<Incoming>,
+    },
+    /// Directly, in the caller's task ([`ConnectOptions::inline`]).
+    Inline(Box<Inline>),
+}
+
+impl Transport {
+    /// Opens the socket to `url`, with the transport `options` ask for.
+    pub(crate) async fn open(url: &str, options: ConnectOptions) -> Result<Transport, ClientError> {
+        let socket = open(url, options.bind).await?;
+        if options.inline {
+            return Ok(Transport::Inline(Box::new(Inline::new(socket))));
+        }
+        let (commands, command_rx) = mpsc::unbounded_channel();
+        let (message_tx, messages) = mpsc::unbounded_channel();
+        let task = Connection {
+            url: url.to_owned(),
+            options,
+            join: None,
+            commands: command_rx,
+            messages: message_tx,
+        };
+        tokio::spawn(task.run(socket));
+        Ok(Transport::Task { commands, messages })
+    }
+
+    /// Sends a message (queued: the task, or the next read of an inline socket, writes it).
+    pub(crate) fn send(&mut self, message: ClientMessage) -> Result<(), ClientError> {
+        match self {
+            Transport::Task { commands, .. } => {
+                commands.send(Command::Send(message)).map_err(|_| gone())
+            }
+            Transport::Inline(inline) => {
+                inline.outbox.push_back(message);
+                Ok(())
+            }
+        }
+    }
+
+    /// Sends a join, which the task also keeps to send again after a reconnect.
+    pub(crate) fn join(&mut self, join: Join) -> Result<(), ClientError> {
+        match self {
+            Transport::Task { commands, .. } => {
+                commands.send(Command::Join(join)).map_err(|_| gone())
+            }
+            Transport::Inline(_) => self.send(ClientMessage::Join(Box::new(join))),
+        }
+    }
+
+    /// The next message, or how the connection ended for good. Cancel-safe.
+    pub(crate) async fn next(&mut self) -> Incoming {
+        match self {
+            Transport::Task { messages, .. } => messages.recv().await.unwrap_or(Incoming::Closed {
+                code: None,
+                reason: String::new(),
+            }),
+            Transport::Inline(inline) => inline.next().await,
+        }
+    }
+
+    /// Drops the socket without a close frame, as a network failure would (the task then
+    /// reconnects; an inline socket ends at its next read).
+    pub(crate) fn drop_socket(&self) {
+        match self {
+            Transport::Task { commands, .. } => {
+                let _ = commands.send(Command::Drop);
+            }
+            Transport::Inline(inline) => inline.drop_asked.store(true, Ordering::Relaxed),
+        }
+    }
+
+    /// Writes what is queued and closes the socket, without waiting for it.
+    pub(crate) fn close(self) {
+        match self {
+            Transport::Task { commands, .. } => {
+                let _ = commands.send(Command::Close);
+            }
+            Transport::Inline(inline) => inline.close(),
+        }
+    }
+}
+
 /// A socket the [`crate::Client`] reads in the caller's own task. See the module documentation.
 pub(crate) struct Inline {
-    /// The socket, until it ends.
-    socket: Option<Socket>,
+    /// The socket, or why it ended.
+    socket: InlineSocket,
     /// Messages queued by the client's synchronous calls, written at the next read.
     outbox: VecDeque<ClientMessage>,
-    /// Why the socket ended (close code, reason), once it has: every later read reports it.
-    ended: (Option<u16>, String),
     /// A drop asked for by [`crate::Client::drop_connection`], carried out at the next read.
     drop_asked: AtomicBool,
 }
 
+/// An inline socket, open or ended. The size gap between the two is paid once per client: the
+/// whole [`Inline`] is boxed already.
+#[allow(clippy::large_enum_variant)]
+enum InlineSocket {
+    /// Open.
+    Open(Socket),
+    /// Gone, with its close code and reason: every later read reports them.
+    Ended {
+        /// The WebSocket close code, if the server sent one.
+        code: Option<u16>,
+        /// Why it ended.
+        reason: String,
+    },
+}
+
 impl Inline {
     /// Wraps an open socket.
-    pub(crate) fn new(socket: Socket) -> Inline {
+    fn new(socket: Socket) -> Inline {
         Inline {
-            socket: Some(socket),
+            socket: InlineSocket::Open(socket),
             outbox: VecDeque::new(),
-            ended: (None, String::new()),
             drop_asked: AtomicBool::new(false),
         }
-    }
-
-    /// Queues a message for the next read to write.
-    pub(crate) fn queue(&mut self, message: ClientMessage) {
-        self.outbox.push_back(message);
-    }
-
-    /// Asks the next read to drop the socket without a close frame, as a network failure would.
-    pub(crate) fn ask_drop(&self) {
-        self.drop_asked.store(true, Ordering::Relaxed);
     }
 
     /// Writes what is queued, then reads until a message arrives or the socket ends.
     ///
     /// Cancel-safe: a queued message leaves the queue only when the socket has taken it in one
     /// step, and what the socket has taken but not yet flushed is flushed by the next call.
-    pub(crate) async fn next(&mut self) -> Incoming {
+    async fn next(&mut self) -> Incoming {
         if self.drop_asked.swap(false, Ordering::Relaxed) {
             self.end(None, "dropped by the client");
         }
         loop {
-            let Some(socket) = self.socket.as_mut() else {
-                let (code, reason) = &self.ended;
-                return Incoming::Closed {
-                    code: *code,
-                    reason: reason.clone(),
-                };
+            let socket = match &mut self.socket {
+                InlineSocket::Open(socket) => socket,
+                InlineSocket::Ended { code, reason } => {
+                    return Incoming::Closed {
+                        code: *code,
+                        reason: reason.clone(),
+                    };
+                }
             };
             if write_queued(socket, &mut self.outbox).await.is_err() {
                 self.end(None, "send failed");
@@ -315,17 +418,20 @@ impl Inline {
         }
     }
 
-    /// Drops the socket, keeping why for every later read.
+    /// Drops the socket, if still open, keeping why for every later read.
     fn end(&mut self, code: Option<u16>, reason: &str) {
-        if self.socket.take().is_some() {
-            self.ended = (code, reason.to_owned());
+        if let InlineSocket::Open(_) = self.socket {
+            self.socket = InlineSocket::Ended {
+                code,
+                reason: reason.to_owned(),
+            };
         }
     }
 
     /// Writes what is queued and closes the socket, in a task of its own so that the caller
     /// need not wait.
-    pub(crate) fn close(self) {
-        let (Some(mut socket), mut outbox) = (self.socket, self.outbox) else {
+    fn close(self) {
+        let (InlineSocket::Open(mut socket), mut outbox) = (self.socket, self.outbox) else {
             return;
         };
         tokio::spawn(async move {
