@@ -531,10 +531,11 @@ async fn play_goes_on_when_the_nats_server_of_the_node_dies_with_an_action_in_fl
     act(&turn, &mut red, &mut yellow).await;
     let killed = Instant::now();
     cluster.servers[connected].kill();
+    // The write's tries may take up to its retry's 10 s, past `recv`'s bound.
     let mut turn = turn;
     turn.sent();
     while !turn.settled() {
-        let message = red.recv().await;
+        let message = red.recv_within(LONG).await;
         turn.follow(&message);
     }
     yellow.catch_up(red.seen()).await;

@@ -289,8 +289,14 @@ impl Client {
 
     /// The next server message (failing on close or after [`TIMEOUT`]).
     pub(crate) async fn recv(&mut self) -> ServerMessage {
+        self.recv_within(TIMEOUT).await
+    }
+
+    /// The next server message (failing on close or after `within`), for a wait the server may
+    /// stretch past [`TIMEOUT`] by design.
+    pub(crate) async fn recv_within(&mut self, within: Duration) -> ServerMessage {
         loop {
-            let frame = tokio::time::timeout(TIMEOUT, self.ws.next())
+            let frame = tokio::time::timeout(within, self.ws.next())
                 .await
                 .expect("a message within the timeout")
                 .expect("the socket stays open")

@@ -13,7 +13,7 @@ use uuid::Uuid;
 
 use super::super::format::{Line, encode_lines};
 use super::super::store::{Revoked, RoomJournal, Unacknowledged};
-use super::{KIND, KeptLease, Kind, NO_LEADER_RETRY, RETRY_PAUSE};
+use super::{FIRST_TRY_WAIT, KIND, KeptLease, Kind, NO_LEADER_RETRY, RETRY_PAUSE};
 
 /// The subject of room `id`'s journal.
 pub(super) fn subject(id: Uuid) -> String {
@@ -75,16 +75,22 @@ impl NatsJournal {
         let id = self.id;
         let revoked = self.lease.revoked().clone();
         let started = std::time::Instant::now();
+        let mut wait = FIRST_TRY_WAIT;
+        let mut retries = 0_u32;
         let acknowledged = loop {
+            // Each try waits for its acknowledgement at most `wait` (doubled after each try that
+            // timed out), and never past the retry's end: a try lost with its connection is tried
+            // again on the next one soon after.
+            let wait_now = wait.min(NO_LEADER_RETRY.saturating_sub(started.elapsed()));
             let tried = async {
-                self.jetstream
-                    .publish_with_headers(
-                        self.subject.clone(),
-                        headers.clone(),
-                        payload.clone().into(),
-                    )
-                    .await?
+                let sent = self.jetstream.publish_with_headers(
+                    self.subject.clone(),
+                    headers.clone(),
+                    payload.clone().into(),
+                );
+                tokio::time::timeout(wait_now, async { sent.await?.await })
                     .await
+                    .unwrap_or_else(|_| Err(PublishErrorKind::TimedOut.into()))
             };
             let tried = tokio::select! {
                 tried = tried => tried,
@@ -98,18 +104,36 @@ impl NatsJournal {
             // No responders (nothing was stored), or no acknowledgement in time (the connection
             // lost with the write in flight, perhaps stored): trying again, under the same id,
             // writes it once either way.
-            let again = tried.as_ref().is_err_and(|error| {
-                matches!(
-                    error.kind(),
-                    PublishErrorKind::StreamNotFound | PublishErrorKind::TimedOut
-                )
-            });
+            let kind = tried.as_ref().err().map(|error| error.kind());
+            if kind == Some(PublishErrorKind::TimedOut) {
+                wait = (wait * 2).min(NO_LEADER_RETRY);
+            }
+            let again = matches!(
+                kind,
+                Some(PublishErrorKind::StreamNotFound | PublishErrorKind::TimedOut)
+            );
             if !again || started.elapsed() >= NO_LEADER_RETRY {
                 break tried;
+            }
+            retries += 1;
+            if let (1, Err(error)) = (retries, &tried) {
+                tracing::warn!(
+                    room_id = %id,
+                    %error,
+                    "a journal write was not acknowledged; trying it again"
+                );
             }
             tokio::time::sleep(RETRY_PAUSE).await;
         };
         crate::metrics::journal_appended(acknowledged.is_ok(), started.elapsed().as_secs_f64());
+        if retries > 0 && acknowledged.is_ok() {
+            tracing::info!(
+                room_id = %id,
+                tries = retries + 1,
+                waited_ms = started.elapsed().as_millis(),
+                "a journal write tried again was acknowledged"
+            );
+        }
         let acknowledged = acknowledged.map_err(refused)?;
         self.last = acknowledged.sequence;
         Ok(())

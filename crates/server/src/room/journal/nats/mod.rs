@@ -12,9 +12,9 @@
 //!   JSON lines (the file store's format), its header [`KIND`] saying which.
 //! - Every write waits for JetStream's acknowledgement (so `sync` has nothing to do; a write no
 //!   server answers, as while a replicated stream elects a new leader, or whose acknowledgement
-//!   does not come in time, as when the client's server died with the write in flight, is tried
-//!   again for up to [`NO_LEADER_RETRY`], the room waiting, under one message id so that it is
-//!   stored once) and carries
+//!   does not come in time ([`FIRST_TRY_WAIT`], doubling), as when the client's server died with
+//!   the write in flight, is tried again for up to [`NO_LEADER_RETRY`], the room waiting, under
+//!   one message id so that it is stored once) and carries
 //!   the subject's last sequence this journal knows (`Nats-Expected-Last-Subject-Sequence`).
 //!   A writer that is late, because another node (or this node restarted) has written the room
 //!   since, is refused; the refusal is a [`Revoked`] error, and the room stops acting for the
@@ -71,10 +71,20 @@ const SETTLE: Duration = Duration::from_secs(2);
 
 /// How long a write is tried again while no NATS server answers for the stream (its replicas
 /// electing a new leader after the loss of a server) or its acknowledgement does not come (the
-/// client's server lost with the write in flight; each try waits up to the client's 5 s): the
-/// room waits for its acknowledgement rather than going on with actions that are not journaled,
-/// and past this lets the room go (or at once when its lease is lost meanwhile).
+/// client's server lost with the write in flight): the room waits for its acknowledgement
+/// rather than going on with actions that are not journaled, and past this lets the room go
+/// (or at once when its lease is lost meanwhile). No try waits past it.
 const NO_LEADER_RETRY: Duration = Duration::from_secs(10);
+
+/// How long the first try of a write waits for its acknowledgement; each later try waits twice
+/// as long as the one before (1, 2, 4 s, then the rest of [`NO_LEADER_RETRY`]).
+///
+/// Why not the client's 5 s: a write in flight when the client's server dies is never answered,
+/// and the room, its players with it, waited the whole 5 s before the try on the new server.
+/// A healthy stream acknowledges in milliseconds, and a try given up too early is harmless: the
+/// next carries the same message id, so JetStream stores the write once and answers with its
+/// sequence.
+const FIRST_TRY_WAIT: Duration = Duration::from_secs(1);
 
 /// The pause between two tries of a write.
 const RETRY_PAUSE: Duration = Duration::from_millis(50);
