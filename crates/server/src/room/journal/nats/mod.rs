@@ -76,8 +76,8 @@ const SETTLE: Duration = Duration::from_secs(2);
 /// (or at once when its lease is lost meanwhile). No try waits past it.
 const NO_LEADER_RETRY: Duration = Duration::from_secs(10);
 
-/// How long the first try of a write waits for its acknowledgement; each later try waits twice
-/// as long as the one before (1, 2, 4 s, then the rest of [`NO_LEADER_RETRY`]).
+/// How long the first try of a write waits for its acknowledgement; a try after one that timed
+/// out waits twice as long as that one did (1, 2, 4 s, then the rest of [`NO_LEADER_RETRY`]).
 ///
 /// Why not the client's 5 s: a write in flight when the client's server dies is never answered,
 /// and the room, its players with it, waited the whole 5 s before the try on the new server.
