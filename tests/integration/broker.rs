@@ -13,6 +13,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
+use uuid::Uuid;
+
 /// The oldest server these tests accept.
 const OLDEST: (u32, u32) = (2, 10);
 
@@ -31,12 +33,14 @@ impl NatsServer {
     /// no usable binary is found outside CI.
     pub(crate) fn start() -> Option<NatsServer> {
         let binary = binary()?;
-        Some(NatsServer::spawn(&binary, free_port(), &[]))
+        Some(on_fresh_ports(|| {
+            NatsServer::spawn(&binary, free_port(), &[])
+        }))
     }
 
     /// Starts `binary` with JetStream on client port `port` and the extra `args`, and waits
-    /// until it listens.
-    fn spawn(binary: &Path, port: u16, args: &[String]) -> NatsServer {
+    /// until it listens; an error when it exits first (a port taken meanwhile).
+    fn spawn(binary: &Path, port: u16, args: &[String]) -> Result<NatsServer, String> {
         let store = tempfile::tempdir().expect("a temporary directory");
         let monitor = free_port();
         let verbose = std::env::var_os("TEST_LOG").is_some();
@@ -65,20 +69,21 @@ impl NatsServer {
         let address = SocketAddr::from(([127, 0, 0, 1], port));
         let deadline = Instant::now() + Duration::from_secs(20);
         while TcpStream::connect_timeout(&address, Duration::from_millis(200)).is_err() {
-            server.still_running();
+            server.still_running()?;
             assert!(
                 Instant::now() < deadline,
                 "nats-server did not listen on {address}"
             );
             std::thread::sleep(Duration::from_millis(50));
         }
-        server
+        Ok(server)
     }
 
-    /// Fails the test if the server exited.
-    fn still_running(&mut self) {
-        if let Ok(Some(status)) = self.child.try_wait() {
-            panic!("nats-server exited ({status}); run with TEST_LOG=1");
+    /// An error if the server exited.
+    fn still_running(&mut self) -> Result<(), String> {
+        match self.child.try_wait() {
+            Ok(Some(status)) => Err(format!("nats-server exited ({status})")),
+            _ => Ok(()),
         }
     }
 
@@ -130,6 +135,12 @@ impl NatsCluster {
     /// elected); `None` (after a loud line) when no usable binary is found outside CI.
     pub(crate) fn start() -> Option<NatsCluster> {
         let binary = binary()?;
+        Some(on_fresh_ports(|| NatsCluster::spawn(&binary)))
+    }
+
+    /// Starts the three servers of `binary` on free ports and waits until JetStream is ready
+    /// on each; an error when one exits first (a port taken meanwhile).
+    fn spawn(binary: &Path) -> Result<NatsCluster, String> {
         let routes: Vec<u16> = (0..3).map(|_| free_port()).collect();
         let route_urls = routes
             .iter()
@@ -150,15 +161,15 @@ impl NatsCluster {
                     "--routes".to_owned(),
                     route_urls.clone(),
                 ];
-                NatsServer::spawn(&binary, free_port(), &args)
+                NatsServer::spawn(binary, free_port(), &args)
             })
-            .collect();
+            .collect::<Result<_, _>>()?;
         let mut cluster = NatsCluster { servers };
         let deadline = Instant::now() + Duration::from_secs(30);
         for index in 0..cluster.servers.len() {
             loop {
                 let server = &mut cluster.servers[index];
-                server.still_running();
+                server.still_running()?;
                 if matches!(server.monitoring("/healthz"), Some((200, _))) {
                     break;
                 }
@@ -169,7 +180,7 @@ impl NatsCluster {
                 std::thread::sleep(Duration::from_millis(100));
             }
         }
-        Some(cluster)
+        Ok(cluster)
     }
 
     /// Every server's URL, comma-separated (what `--nats-url` takes).
@@ -220,11 +231,47 @@ impl NatsCluster {
 }
 
 /// A port of 127.0.0.1 that was free a moment ago.
+///
+/// Not a port bound to 0: that comes from the kernel's ephemeral range, where any outgoing
+/// connection (a route between two of the servers, a test's HTTP client) may take it as its
+/// local port before the server binds it, and the server then exits at once (the likely cause
+/// of a start that failed in stop 42's CI: exit status 1, its log not kept).
+/// A random port below that range can only be taken by another listener picking the same
+/// way; [`on_fresh_ports`] starts again then.
 fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .expect("a free port")
-        .port()
+    let ephemeral = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|range| range.split_whitespace().next()?.parse::<u16>().ok())
+        .unwrap_or(32_768)
+        .max(2_048);
+    let low = 10_000_u16.min(ephemeral / 2);
+    let span = u128::from(ephemeral - low);
+    loop {
+        let offset = u16::try_from(Uuid::new_v4().as_u128() % span).expect("below the range");
+        let port = low + offset;
+        if TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+}
+
+/// How many times a server, or the cluster, is started on fresh ports.
+const STARTS: u32 = 3;
+
+/// Runs `start` until it succeeds, at most [`STARTS`] times: a port found free may be taken by
+/// another process before the server binds it.
+fn on_fresh_ports<T>(mut start: impl FnMut() -> Result<T, String>) -> T {
+    let mut why = String::new();
+    for _ in 0..STARTS {
+        match start() {
+            Ok(started) => return started,
+            Err(error) => {
+                eprintln!("{error} at its start; starting again on fresh ports");
+                why = error;
+            }
+        }
+    }
+    panic!("{why}, {STARTS} times; run with TEST_LOG=1")
 }
 
 /// The binary to run, or `None` (outside CI) when there is none new enough.
@@ -270,4 +317,40 @@ fn version(binary: &PathBuf) -> Option<(u32, u32)> {
     let number = text.trim().rsplit('v').next()?;
     let mut parts = number.split('.').map(|part| part.parse::<u32>().ok());
     Some((parts.next()??, parts.next()??))
+}
+
+#[test]
+fn a_free_port_is_below_the_ephemeral_range_and_bindable() {
+    let ephemeral: u16 = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|range| range.split_whitespace().next()?.parse().ok())
+        .unwrap_or(32_768);
+    for _ in 0..20 {
+        let port = free_port();
+        assert!(
+            port < ephemeral.max(2_048),
+            "{port} is in the ephemeral range"
+        );
+        TcpListener::bind(("127.0.0.1", port)).expect("the port is still free");
+    }
+}
+
+#[test]
+fn a_start_that_fails_is_tried_again_and_one_that_keeps_failing_says_why() {
+    let mut tries = 0;
+    let started = on_fresh_ports(|| {
+        tries += 1;
+        if tries < STARTS {
+            Err(format!("try {tries} failed"))
+        } else {
+            Ok(tries)
+        }
+    });
+    assert_eq!(started, STARTS, "started on the last try");
+    let failed = std::panic::catch_unwind(|| {
+        on_fresh_ports(|| Err::<(), _>("nats-server exited (exit status: 1)".to_owned()))
+    })
+    .expect_err("every try failed");
+    let message = failed.downcast_ref::<String>().expect("a message");
+    assert!(message.contains("exit status: 1"), "{message}");
 }
