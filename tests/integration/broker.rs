@@ -10,7 +10,7 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::Once;
+use std::sync::{Once, OnceLock};
 use std::time::{Duration, Instant};
 
 use uuid::Uuid;
@@ -239,11 +239,7 @@ impl NatsCluster {
 /// A random port below that range can only be taken by another listener picking the same
 /// way; [`on_fresh_ports`] starts again then.
 fn free_port() -> u16 {
-    let ephemeral = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
-        .ok()
-        .and_then(|range| range.split_whitespace().next()?.parse::<u16>().ok())
-        .unwrap_or(32_768)
-        .max(2_048);
+    let ephemeral = ephemeral_start();
     let low = 10_000_u16.min(ephemeral / 2);
     let span = u128::from(ephemeral - low);
     loop {
@@ -253,6 +249,19 @@ fn free_port() -> u16 {
             return port;
         }
     }
+}
+
+/// The first port of the kernel's ephemeral range (read once; 32768 where it cannot be read),
+/// at least 2048.
+fn ephemeral_start() -> u16 {
+    static START: OnceLock<u16> = OnceLock::new();
+    *START.get_or_init(|| {
+        std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+            .ok()
+            .and_then(|range| range.split_whitespace().next()?.parse::<u16>().ok())
+            .unwrap_or(32_768)
+            .max(2_048)
+    })
 }
 
 /// How many times a server, or the cluster, is started on fresh ports.
@@ -321,16 +330,9 @@ fn version(binary: &PathBuf) -> Option<(u32, u32)> {
 
 #[test]
 fn a_free_port_is_below_the_ephemeral_range_and_bindable() {
-    let ephemeral: u16 = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
-        .ok()
-        .and_then(|range| range.split_whitespace().next()?.parse().ok())
-        .unwrap_or(32_768);
     for _ in 0..20 {
         let port = free_port();
-        assert!(
-            port < ephemeral.max(2_048),
-            "{port} is in the ephemeral range"
-        );
+        assert!(port < ephemeral_start(), "{port} is in the ephemeral range");
         TcpListener::bind(("127.0.0.1", port)).expect("the port is still free");
     }
 }
