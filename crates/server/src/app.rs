@@ -123,6 +123,7 @@ impl RunningServer {
         let lifecycle = self.state.lifecycle.clone();
         tracing::info!(rooms = self.state.registry.len(), "draining");
         lifecycle.drain();
+        self.state.registry.stop_all();
         let _ = tokio::time::timeout_at(deadline, self.state.registry.closed()).await;
         let _ = tokio::time::timeout_at(deadline, lifecycle.submitted()).await;
         self.state.journals.sync(true).await;

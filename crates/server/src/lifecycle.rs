@@ -1,7 +1,8 @@
 //! The server's life: serving, draining, stopped; and the work a shutdown must wait for.
 //!
 //! Draining starts with SIGTERM (or Ctrl-C): `GET /readyz` answers 503, new rooms and new
-//! WebSockets are refused with 503, and every room is told to stop. A stopping room closes its
+//! WebSockets are refused with 503, and every room is told to stop (by the registry, which knows
+//! them all). A stopping room closes its
 //! connections with 1001 `shutting_down` and leaves its game in its journal for the next start.
 //! The shutdown waits, by channel and never by polling, for the rooms to close and for the
 //! finished games' records on their way into the outbox.
@@ -36,13 +37,15 @@ impl Lifecycle {
         self.draining.load(Ordering::SeqCst)
     }
 
-    /// Starts draining and tells every room to stop.
+    /// Starts draining and tells whatever watches [`Lifecycle::stopping`] to stop. (Rooms are
+    /// stopped by the registry, `Registry::stop_all`, which the shutdown calls next.)
     pub fn drain(&self) {
         self.draining.store(true, Ordering::SeqCst);
         self.stop.send_replace(true);
     }
 
-    /// A receiver that turns `true` when rooms must stop.
+    /// A receiver that turns `true` when the node drains: the cluster's takeovers, election and
+    /// forwarding proxies stop then.
     pub fn stopping(&self) -> watch::Receiver<bool> {
         self.stop.subscribe()
     }

@@ -129,6 +129,23 @@ impl<T> Sender<T> {
         Ok(())
     }
 
+    /// Puts `value` in the inbox even when it is full, behind what is queued; fails only once
+    /// the receiver is gone. For the rare command that must neither wait nor be lost (a
+    /// shutdown's stop, `Registry::stop_all`): the inbox then holds one more than its capacity.
+    pub fn send_now(&self, value: T) -> Result<(), T> {
+        let mut state = self.shared.lock();
+        if state.capacity == 0 {
+            return Err(value);
+        }
+        state.queue.push_back(value);
+        let receiver = state.receiver.take();
+        drop(state);
+        if let Some(receiver) = receiver {
+            receiver.wake();
+        }
+        Ok(())
+    }
+
     /// Puts `value` in the inbox, waiting while it is full; fails once the receiver is gone.
     /// Cancel-safe: a cancelled send has sent nothing.
     pub async fn send(&self, value: T) -> Result<(), SendError<T>> {

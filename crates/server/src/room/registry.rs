@@ -1,7 +1,9 @@
 //! Open rooms by id, which of them wait for players, and the seats identified players hold in
 //! them (`GET /api/players/me/live`). The lock guards only the map and is
 //! never held across `.await`; the number of open rooms is also published on a channel, so a
-//! shutdown waits for the last room to close without polling.
+//! shutdown waits for the last room to close without polling. A shutdown stops the rooms
+//! through it too ([`Registry::stop_all`]): it knows every open room, and it holds the lock under
+//! which a room opened during the shutdown is stopped as it is added.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
@@ -11,7 +13,7 @@ use aeroplane_rules::Side;
 use tokio::sync::watch;
 use uuid::Uuid;
 
-use super::handle::RoomHandle;
+use super::handle::{RoomCommand, RoomHandle};
 use crate::token::SeatToken;
 
 /// A seat an identified player holds in an open room.
@@ -51,6 +53,8 @@ struct Rooms {
     waiting: HashSet<Uuid>,
     /// The seats identified players hold in open rooms, by player id, oldest first.
     players: HashMap<Uuid, Vec<PlayerSeat>>,
+    /// The server is shutting down: every room added from now on is stopped at once.
+    stopping: bool,
 }
 
 impl Registry {
@@ -69,8 +73,26 @@ impl Registry {
         if waiting {
             rooms.waiting.insert(room.id);
         }
+        if rooms.stopping {
+            // Opened (restored by a takeover, say) while the server shuts down. A room gone
+            // already has nothing to stop.
+            let _ = room.inbox.send_now(RoomCommand::Stop);
+        }
         rooms.open.insert(room.id, room);
         self.open.send_replace(rooms.open.len());
+    }
+
+    /// Stops every open room, and every room added from now on, for a shutdown: each gets a
+    /// [`RoomCommand::Stop`] behind what its inbox holds, even a full one, closes its connections
+    /// with 1001 `shutting_down` and keeps its game in its journal. [`Registry::closed`] then
+    /// waits for the last of them.
+    pub fn stop_all(&self) {
+        let mut rooms = self.lock();
+        rooms.stopping = true;
+        for room in rooms.open.values() {
+            // A room whose task has ended is removed from here as it closes.
+            let _ = room.inbox.send_now(RoomCommand::Stop);
+        }
     }
 
     /// The game of room `id` started: it waits no more.
@@ -146,5 +168,45 @@ impl Registry {
     /// Whether no room is open.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use uuid::Uuid;
+
+    use super::super::handle::{RoomCommand, RoomHandle};
+    use super::super::inbox;
+    use super::Registry;
+
+    /// Adds a room with an inbox of `capacity` to `registry`; answers its handle and the room's
+    /// end of its inbox.
+    fn open(registry: &Registry, capacity: usize) -> (RoomHandle, inbox::Receiver<RoomCommand>) {
+        let (inbox, commands) = inbox::channel(capacity);
+        let room = RoomHandle {
+            id: Uuid::new_v4(),
+            inbox,
+        };
+        registry.insert(room.clone(), false);
+        (room, commands)
+    }
+
+    #[tokio::test]
+    async fn a_shutdown_stops_every_open_room_even_a_full_one_and_every_room_opened_after() {
+        let registry = Registry::new();
+        let (room, mut full) = open(&registry, 1);
+        room.inbox.try_send(RoomCommand::Rejournal).unwrap();
+        let (_, mut quiet) = open(&registry, 4);
+        assert!(quiet.try_recv().is_err(), "nothing before the shutdown");
+
+        registry.stop_all();
+        // Behind what was queued, past the full inbox's capacity.
+        assert!(matches!(full.recv().await, Some(RoomCommand::Rejournal)));
+        assert!(matches!(full.recv().await, Some(RoomCommand::Stop)));
+        assert!(matches!(quiet.recv().await, Some(RoomCommand::Stop)));
+
+        // A room opened during the shutdown is stopped as it is added.
+        let (_, mut late) = open(&registry, 4);
+        assert!(matches!(late.try_recv(), Ok(RoomCommand::Stop)));
     }
 }

@@ -475,6 +475,7 @@ mod tests {
 
         // The server stops; another starts on the same journals and finds the game.
         first.lifecycle.drain();
+        first.registry.stop_all();
         first.registry.closed().await;
         let second = context(journals.clone(), dir.path()).await;
         assert_eq!(restore_all(&second).await, 1);
@@ -484,6 +485,7 @@ mod tests {
         // Numbering goes on from the last game event, here the last event of all.
         assert_eq!(after.event, before.event);
         second.lifecycle.drain();
+        second.registry.stop_all();
         second.registry.closed().await;
     }
 }

@@ -194,17 +194,13 @@ impl Room {
         if !restored {
             self.account(RoomView::default());
         }
-        let mut stopping = self.context.lifecycle.stopping();
         let ending = loop {
             let wake = self.next_wake();
             let before = self.view();
             let revoked = self.journal.revoked();
             let step = tokio::select! {
                 command = inbox.recv() => match command {
-                    Some(command) => {
-                        self.command(command);
-                        Step::Go
-                    }
+                    Some(command) => self.command(command),
                     None => Step::Close,
                 },
                 () = until(wake) => {
@@ -217,8 +213,6 @@ impl Room {
                         Step::Go
                     }
                 }
-                // The server is shutting down: the journal keeps the game for the restart.
-                _ = stopping.wait_for(|stop| *stop) => Step::Stop,
                 // The journal was taken from this node (its lease lapsed).
                 () = cancelled(revoked) => Step::Lost,
             };
@@ -254,7 +248,8 @@ impl Room {
         tracing::info!(?ending, "room closed");
     }
 
-    fn command(&mut self, command: RoomCommand) {
+    /// Does what `command` asks; [`Step::Stop`] for a shutdown's stop, else [`Step::Go`].
+    fn command(&mut self, command: RoomCommand) -> Step {
         match command {
             RoomCommand::Connect { conn, outbox } => self.seats.connect(conn, outbox),
             RoomCommand::Message { conn, message } => self.handle(conn, message),
@@ -265,7 +260,10 @@ impl Room {
             }
             // The journal write after every command rewrites the journal its store wants moved.
             RoomCommand::Rejournal => {}
+            // The server is shutting down: the journal keeps the game for the restart.
+            RoomCommand::Stop => return Step::Stop,
         }
+        Step::Go
     }
 
     /// The earliest timer: a seat deadline, the turn clock or the retirement.

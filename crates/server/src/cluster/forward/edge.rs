@@ -285,6 +285,9 @@ impl Proxy {
             RoomCommand::Status { reply } => self.status(reply),
             // The owner's journal is its own; the edge keeps none.
             RoomCommand::Rejournal => {}
+            // Sent by the registry, where no proxy is: a proxy stops with the node's lifecycle
+            // (`Woken::Stopping`). Were one sent, it would mean the same.
+            RoomCommand::Stop => self.close_all(CloseCode::ShuttingDown),
         }
     }
 

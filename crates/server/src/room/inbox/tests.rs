@@ -33,6 +33,29 @@ async fn values_come_out_in_order_and_a_full_inbox_refuses_a_try() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_value_sent_now_gets_past_a_full_inbox_behind_what_is_queued_and_wakes_the_receiver() {
+    let (sender, mut receiver) = channel(1);
+    sender.try_send(1).unwrap();
+    assert!(matches!(sender.try_send(2), Err(TrySendError::Full(2))));
+    sender.send_now(3).unwrap();
+    assert_eq!(sender.capacity(), 0);
+    assert_eq!(receiver.recv().await, Some(1));
+    assert_eq!(receiver.recv().await, Some(3));
+    // A receiver waiting on an empty inbox is woken by it.
+    let waiting = tokio::spawn(async move {
+        let value = receiver.recv().await;
+        (value, receiver)
+    });
+    tokio::task::yield_now().await;
+    sender.send_now(4).unwrap();
+    let (value, receiver) = waiting.await.unwrap();
+    assert_eq!(value, Some(4));
+    // Once the receiver is gone, the value comes back.
+    drop(receiver);
+    assert_eq!(sender.send_now(5), Err(5));
+}
+
+#[tokio::test(start_paused = true)]
 async fn the_receiver_ends_once_every_sender_is_gone_and_the_inbox_is_empty() {
     let (sender, mut receiver) = channel(4);
     let other = sender.clone();
