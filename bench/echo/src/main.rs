@@ -1,6 +1,7 @@
 //! `bench-echo`: the WebSocket echo server of the load benchmark (see the library's docs).
 
 use clap::Parser;
+use tokio::signal::unix::SignalKind;
 
 /// A bare WebSocket echo server: each text message is answered with itself.
 #[derive(Debug, Parser)]
@@ -23,6 +24,12 @@ fn main() -> std::io::Result<()> {
     runtime.enable_all().build()?.block_on(async {
         let listener = tokio::net::TcpListener::bind(args.listen).await?;
         println!("bench-echo listening on {}", listener.local_addr()?);
-        aeroplane_bench_echo::serve(listener).await
+        let mut terminate = tokio::signal::unix::signal(SignalKind::terminate())?;
+        // SIGTERM ends the process through `main`'s return, so that exit handlers run (those
+        // of an instrumented build write its profile: bench/pgo.sh).
+        tokio::select! {
+            served = aeroplane_bench_echo::serve(listener) => served,
+            _ = terminate.recv() => Ok(()),
+        }
     })
 }
