@@ -18,6 +18,8 @@
 #   profile), each the target `name`, run under the same flags and load as ours, so a change is
 #   measured interleaved with its yardsticks (put the names in TARGETS; a server older than
 #   stop 12 takes none of the room-cap flags). BEFORE=<binary> is short for VARIANTS="before=…".
+#   A variant named `echo…` or `broadcast…` (e.g. `broadcast-pgo=target/pgo/bench-echo`) is
+#   another build of that yardstick instead, run as it is (bench/pgo.sh builds one).
 #   LOADTEST=<binary>: another build of the load generator (default: this checkout's), e.g. an
 #   earlier commit's, to measure what a change of the generator does to the same servers.
 #   WARMUP=0s: round trips of actions due in the first WARMUP of an open-loop run are left out of
@@ -72,7 +74,19 @@ declare -A VARIANT=()
 for variant in ${VARIANTS:-}; do
     VARIANT[${variant%%=*}]="${variant#*=}"
 done
-is_ours() { [[ "$1" == aeroplane || -n "${VARIANT[$1]:-}" ]]; }
+# kind_of TARGET: the server a target runs (aeroplane, echo, broadcast or colyseus).
+kind_of() {
+    local target="$1"
+    if [[ -n "${VARIANT[$target]:-}" ]]; then
+        case "$target" in
+        echo*) target=echo ;;
+        broadcast*) target=broadcast ;;
+        *) target=aeroplane ;;
+        esac
+    fi
+    echo "$target"
+}
+is_ours() { [[ "$(kind_of "$1")" == aeroplane ]]; }
 
 if [[ "$MODE" != idle && " $TARGETS " == *" colyseus "* && ! -d "$ROOT/bench/colyseus/node_modules" ]]; then
     log "installing the Colyseus peer (npm ci)"
@@ -96,8 +110,8 @@ trap cleanup EXIT
 # start_server TARGET PORT: starts it pinned to the server core, sets SERVER_PID, waits for it.
 start_server() {
     local target="$1" port="$2"
-    local kind="$target"
-    is_ours "$target" && kind=aeroplane
+    local kind
+    kind="$(kind_of "$target")"
     case "$kind" in
     aeroplane)
         local data binary="${VARIANT[$target]:-$BIN/aeroplane-server}"
@@ -110,7 +124,7 @@ start_server() {
             --max-rooms 1000000 --max-waiting-rooms 1000000 >"$OUT/server-$port.log" 2>&1 &
         ;;
     echo | broadcast)
-        taskset -c "$SERVER_CORE" "$BIN/bench-echo" --listen "127.0.0.1:$port" \
+        taskset -c "$SERVER_CORE" "${VARIANT[$target]:-$BIN/bench-echo}" --listen "127.0.0.1:$port" \
             >"$OUT/server-$port.log" 2>&1 &
         ;;
     colyseus)
@@ -158,8 +172,8 @@ load_run() {
     start_server "$target" "$port"
     local base_kib before after
     base_kib="$(rss_kib "$SERVER_PID")"
-    local protocol="$target"
-    is_ours "$target" && protocol=aeroplane
+    local protocol
+    protocol="$(kind_of "$target")"
     local args=(--server "http://127.0.0.1:$port" --target "$protocol" --rooms "$ROOMS"
         --duration "$DURATION" --level "$LEVEL" --json --source-addrs "$SOURCE_ADDRS"
         --server-pid "$SERVER_PID")
