@@ -2,10 +2,9 @@
 //!
 //! Draining starts with SIGTERM (or Ctrl-C): `GET /readyz` answers 503, new rooms and new
 //! WebSockets are refused with 503, and every room is told to stop (by the registry, which knows
-//! them all). A stopping room closes its
-//! connections with 1001 `shutting_down` and leaves its game in its journal for the next start.
-//! The shutdown waits, by channel and never by polling, for the rooms to close and for the
-//! finished games' records on their way into the outbox.
+//! them all). A stopping room closes its connections with 1001 `shutting_down` and leaves its
+//! game in its journal for the next start. The shutdown waits, by channel and never by polling,
+//! for the rooms to close and for the finished games' records on their way into the outbox.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

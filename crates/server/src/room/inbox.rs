@@ -113,29 +113,26 @@ pub struct Receiver<T> {
 impl<T> Sender<T> {
     /// Puts `value` in the inbox if it has room, without waiting.
     pub fn try_send(&self, value: T) -> Result<(), TrySendError<T>> {
-        let mut state = self.shared.lock();
-        if state.capacity == 0 {
-            return Err(TrySendError::Closed(value));
-        }
-        if state.queue.len() >= state.capacity as usize {
-            return Err(TrySendError::Full(value));
-        }
-        state.queue.push_back(value);
-        let receiver = state.receiver.take();
-        drop(state);
-        if let Some(receiver) = receiver {
-            receiver.wake();
-        }
-        Ok(())
+        self.put(value, false)
     }
 
     /// Puts `value` in the inbox even when it is full, behind what is queued; fails only once
     /// the receiver is gone. For the rare command that must neither wait nor be lost (a
     /// shutdown's stop, `Registry::stop_all`): the inbox then holds one more than its capacity.
     pub fn send_now(&self, value: T) -> Result<(), T> {
+        self.put(value, true).map_err(TrySendError::into_inner)
+    }
+
+    /// Queues `value` and wakes the receiver; refused once the receiver is gone, and when the
+    /// inbox is full unless `past_capacity`.
+    #[inline]
+    fn put(&self, value: T, past_capacity: bool) -> Result<(), TrySendError<T>> {
         let mut state = self.shared.lock();
         if state.capacity == 0 {
-            return Err(value);
+            return Err(TrySendError::Closed(value));
+        }
+        if !past_capacity && state.queue.len() >= state.capacity as usize {
+            return Err(TrySendError::Full(value));
         }
         state.queue.push_back(value);
         let receiver = state.receiver.take();
