@@ -26,6 +26,8 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=bench/common.sh
+source "$ROOT/bench/common.sh"
 MODE="${1:-failover}"
 REPEATS="${REPEATS:-3}"
 ROOMS="${ROOMS:-120}"
@@ -67,12 +69,7 @@ cleanup() {
 trap cleanup EXIT
 
 wait_port() {
-    for _ in $(seq 1 200); do
-        if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then
-            return 0
-        fi
-        sleep 0.05
-    done
+    wait_listening "$1" 10 && return 0
     echo "nothing listens on port $1; logs in $OUT" >&2
     exit 1
 }
@@ -92,11 +89,7 @@ start_cluster() {
         local port=$((PORT + n))
         "$BIN/aeroplane-server" --listen "127.0.0.1:$port" --data-dir "$dir/node-$n" \
             --nats-url "nats://127.0.0.1:$PORT" --node-id "node-$n" --lease-ms "$LEASE_MS" \
-            --log-level warn \
-            --ws-rate-per-sec 1000000 --ws-burst 1000000 \
-            --max-connections-per-address 1000000 --rooms-per-address-per-minute 1000000 \
-            --max-connections 1000000 --max-http-connections-per-address 1000000 \
-            --max-rooms 1000000 --max-waiting-rooms 1000000 >"$dir/node-$n.log" 2>&1 &
+            --log-level warn "${UNLIMITED[@]}" >"$dir/node-$n.log" 2>&1 &
         NODE_PIDS+=($!)
         PIDS+=($!)
         NODE_URLS+=("http://127.0.0.1:$port")

@@ -12,6 +12,8 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=bench/common.sh
+source "$ROOT/bench/common.sh"
 ROOMS="${ROOMS:-20}"
 GAMES="${GAMES:-40}"
 PORT="${PORT:-18700}"
@@ -25,15 +27,12 @@ for server in "$@"; do
     work="$(mktemp -d /tmp/aeroplane-instructions.XXXXXX)"
     valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" "$server" \
         --listen "127.0.0.1:$PORT" --data-dir "$work/data" --log-level error \
-        --ws-rate-per-sec 1000000 --ws-burst 1000000 \
-        --max-connections-per-address 1000000 --rooms-per-address-per-minute 1000000 \
-        --max-connections 1000000 --max-http-connections-per-address 1000000 \
-        --max-rooms 1000000 --max-waiting-rooms 1000000 >"$work/server.log" 2>&1 &
+        "${UNLIMITED[@]}" >"$work/server.log" 2>&1 &
     pid=$!
-    for _ in $(seq 1 200); do
-        (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break
-        sleep 0.3
-    done
+    if ! wait_listening "$PORT" 60; then
+        echo "$server did not start under callgrind; its log: $work/server.log" >&2
+        exit 1
+    fi
     "$BIN/aeroplane-loadtest" --server "http://127.0.0.1:$PORT" --rooms "$ROOMS" --games "$GAMES" \
         --json >"$work/load.json" 2>"$work/load.err"
     kill -INT "$pid"

@@ -33,6 +33,8 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=bench/common.sh
+source "$ROOT/bench/common.sh"
 WHAT="${1:-server}"
 OUT="${OUT:-$ROOT/target/pgo}"
 TRAIN_ROOMS="${TRAIN_ROOMS:-200}"
@@ -87,20 +89,18 @@ ulimit -n "$(ulimit -Hn)"
 instrumented="$generate/release/$binary"
 if [[ "$WHAT" == server ]]; then
     "$instrumented" --listen "127.0.0.1:$PORT" --data-dir "$work/data" --log-level warn \
-        --ws-rate-per-sec 1000000 --ws-burst 1000000 \
-        --max-connections-per-address 1000000 --rooms-per-address-per-minute 1000000 \
-        --max-connections 1000000 --max-http-connections-per-address 1000000 \
-        --max-rooms 1000000 --max-waiting-rooms 1000000 >"$work/server.log" 2>&1 &
+        "${UNLIMITED[@]}" >"$work/server.log" 2>&1 &
     loads=("--target aeroplane --players 2" "--target aeroplane --ruleset classic --players 4")
 else
     "$instrumented" --listen "127.0.0.1:$PORT" >"$work/server.log" 2>&1 &
     loads=("--target broadcast" "--target echo")
 fi
 server_pid=$!
-for _ in $(seq 1 100); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break
-    sleep 0.1
-done
+if ! wait_listening "$PORT" 10; then
+    echo "the instrumented $binary did not start; its log:" >&2
+    cat "$work/server.log" >&2
+    exit 1
+fi
 for load in "${loads[@]}"; do
     # A game lost to a timeout now and then does not spoil the training; no action at all does.
     # shellcheck disable=SC2086 # the load's flags are words on purpose

@@ -36,6 +36,8 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=bench/common.sh
+source "$ROOT/bench/common.sh"
 MODE="${1:-closed}"
 REPEATS="${REPEATS:-3}"
 ROOMS="${ROOMS:-1000}"
@@ -79,7 +81,7 @@ kind_of() {
     local target="$1"
     if [[ -n "${VARIANT[$target]:-}" ]]; then
         case "$target" in
-        echo*) target=echo ;;
+        echo*) target='echo' ;;
         broadcast*) target=broadcast ;;
         *) target=aeroplane ;;
         esac
@@ -117,11 +119,7 @@ start_server() {
         local data binary="${VARIANT[$target]:-$BIN/aeroplane-server}"
         data="$(mktemp -d "$OUT/data.XXXXXX")"
         taskset -c "$SERVER_CORE" "$binary" --listen "127.0.0.1:$port" \
-            --data-dir "$data" --log-level warn \
-            --ws-rate-per-sec 1000000 --ws-burst 1000000 \
-            --max-connections-per-address 1000000 --rooms-per-address-per-minute 1000000 \
-            --max-connections 1000000 --max-http-connections-per-address 1000000 \
-            --max-rooms 1000000 --max-waiting-rooms 1000000 >"$OUT/server-$port.log" 2>&1 &
+            --data-dir "$data" --log-level warn "${UNLIMITED[@]}" >"$OUT/server-$port.log" 2>&1 &
         ;;
     echo | broadcast)
         taskset -c "$SERVER_CORE" "${VARIANT[$target]:-$BIN/bench-echo}" --listen "127.0.0.1:$port" \
@@ -133,13 +131,10 @@ start_server() {
         ;;
     esac
     SERVER_PID=$!
-    for _ in $(seq 1 100); do
-        if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-            sleep 0.2
-            return
-        fi
-        sleep 0.1
-    done
+    if wait_listening "$port" 10; then
+        sleep 0.2
+        return
+    fi
     echo "the $target server did not start; its log:" >&2
     cat "$OUT/server-$port.log" >&2
     exit 1

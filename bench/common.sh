@@ -1,0 +1,30 @@
+# shellcheck shell=bash
+# Sourced by the benchmark scripts (bench/run.sh, bench/instructions.sh, bench/pgo.sh,
+# bench/cluster.sh): what they all need of our server, in one place.
+
+# Our server's flags that lift every limit a load generator would hit: the per-connection message
+# rate, the per-address connection and room caps, and the server-wide caps. One generator opens
+# thousands of rooms from a handful of addresses and sends as fast as the server answers, so that
+# a benchmark measures the server's work, not its defences (the defaults: the README's
+# "Settings", `aeroplane-server --help`, docs/protocol.md §9). Put it after the other flags:
+#     "$server" --listen ... "${UNLIMITED[@]}"
+# shellcheck disable=SC2034 # used by the scripts that source this file
+UNLIMITED=(
+    --ws-rate-per-sec 1000000 --ws-burst 1000000
+    --max-connections-per-address 1000000 --rooms-per-address-per-minute 1000000
+    --max-connections 1000000 --max-http-connections-per-address 1000000
+    --max-rooms 1000000 --max-waiting-rooms 1000000
+)
+
+# wait_listening PORT SECONDS: succeeds as soon as something accepts a TCP connection on
+# 127.0.0.1:PORT, fails once SECONDS have gone by without (the caller says what did not start).
+wait_listening() {
+    local port="$1" until=$((SECONDS + $2))
+    while ((SECONDS < until)); do
+        if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+            return 0
+        fi
+        sleep 0.05
+    done
+    return 1
+}
