@@ -198,7 +198,7 @@ load_run() {
 }
 
 # The table: one row per run, then the medians per target and the ratios ours/echo,
-# ours/broadcast and ours/colyseus.
+# ours/broadcast and ours/colyseus, then issue 18's targets run by run.
 report() {
     python3 - "$OUT" "$MODE" "$ROOMS" <<'PY'
 import glob, json, statistics, sys
@@ -255,6 +255,37 @@ for peer in [target for target in medians if target != "aeroplane"]:
         m = medians[peer]
         print(f"\nours/{peer}: server CPU per action {ours['cpu'] / m['cpu']:.2f}x, "
               f"actions/s {ours['rate'] / m['rate']:.2f}x, peak RSS {ours['rss'] / m['rss']:.2f}x")
+
+# Run by run: issue 18's targets must hold in every run, which medians do not show. Each of our
+# builds (aeroplane and the variants) against the yardsticks of the same repeat.
+yardsticks = ("echo", "broadcast", "colyseus")
+builds = [target for target in medians if not target.startswith(yardsticks)]
+repeats = sorted({run["repeat"] for run in runs})
+by_run = {(run["target"], run["repeat"]): run for run in runs}
+
+def count(values, holds):
+    return f"{sum(1 for value in values if holds(value))} of {len(values)}"
+
+print()
+for build in builds:
+    for peer, most in (("broadcast", 1.5), ("colyseus", 0.5)):
+        pairs = [(by_run[build, r], by_run[peer, r]) for r in repeats
+                 if (build, r) in by_run and (peer, r) in by_run]
+        if not pairs:
+            continue
+        ratios = [cpu_us(a) / cpu_us(b) for a, b in pairs]
+        print(f"{build}/{peer}, server CPU per action, run by run: "
+              f"{', '.join(f'{ratio:.2f}' for ratio in ratios)}x "
+              f"(at most {most}x in {count(ratios, lambda ratio: ratio <= most)})")
+        if peer == "colyseus" and mode == "closed":
+            ahead = [a["actions_per_second"] > b["actions_per_second"] for a, b in pairs]
+            print(f"{build} more actions/s than colyseus in {count(ahead, bool)} runs")
+    if mode == "open":
+        mine = [by_run[build, r] for r in repeats if (build, r) in by_run]
+        p99 = [run["round_trip_ms"]["p99"] for run in mine]
+        p99_9 = [run["round_trip_ms"]["p99_9"] for run in mine]
+        print(f"{build}, run by run: p99 at most 5 ms in {count(p99, lambda ms: ms <= 5)}, "
+              f"p99.9 at most 20 ms in {count(p99_9, lambda ms: ms <= 20)}")
 PY
 }
 
