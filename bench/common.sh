@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Sourced by the benchmark scripts (bench/run.sh, bench/instructions.sh, bench/pgo.sh,
-# bench/cluster.sh): what they all need of our server, in one place.
+# bench/cluster.sh, bench/ab-open.sh): what they share, in one place.
 
 # Our server's flags that lift every limit a load generator would hit: the per-connection message
 # rate, the per-address connection and room caps, and the server-wide caps. One generator opens
@@ -15,6 +15,11 @@ UNLIMITED=(
     --max-connections 1000000 --max-http-connections-per-address 1000000
     --max-rooms 1000000 --max-waiting-rooms 1000000
 )
+
+# The loopback addresses a load generator's connections come from: one address has too few
+# ports for the connections that thousands of rooms open and close in a run.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+LOOPBACK_SOURCES=127.0.0.1,127.0.0.2,127.0.0.3,127.0.0.4,127.0.0.5,127.0.0.6,127.0.0.7,127.0.0.8
 
 # wait_listening PORT SECONDS: succeeds as soon as something accepts a TCP connection on
 # 127.0.0.1:PORT, fails once SECONDS have gone by without (the caller says what did not start).
