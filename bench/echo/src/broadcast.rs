@@ -2,13 +2,14 @@
 //! them sends goes to all of them.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use futures_util::{SinkExt as _, StreamExt as _};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio_tungstenite::WebSocketStream;
-use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 
 /// One connection's outgoing queue.
 type Outgoing = mpsc::UnboundedSender<Message>;
@@ -26,27 +27,31 @@ struct Room {
 }
 
 impl Rooms {
-    /// Adds a member to `name`'s room (opening it) and returns the room.
-    fn enter(&self, name: &str, member: u64, outgoing: Outgoing) -> Arc<Room> {
-        let mut rooms = self.rooms.lock().expect("the rooms lock is never poisoned");
-        let room = rooms.entry(name.to_owned()).or_default().clone();
-        room.members
-            .lock()
-            .expect("a room's lock is never poisoned")
-            .push((member, outgoing));
-        room
-    }
-
-    /// Removes a member, and the room once it is empty.
-    fn leave(&self, name: &str, room: &Room, member: u64) {
-        let mut rooms = self.rooms.lock().expect("the rooms lock is never poisoned");
-        let mut members = room
-            .members
-            .lock()
-            .expect("a room's lock is never poisoned");
-        members.retain(|(number, _)| *number != member);
-        if members.is_empty() {
-            rooms.remove(name);
+    /// Adds a new member to `name`'s room (opening it); it stays until the member is dropped.
+    ///
+    /// A connection joins while its handshake is answered, before the answer is sent, so that a
+    /// client that has its answer is in the room: joined only after, a client's second socket
+    /// could miss the first message its other socket sent at once (which callgrind's slowness
+    /// made happen, `bench/instructions.sh`).
+    pub(crate) fn join(&self, name: &str) -> Member {
+        static NEXT_MEMBER: AtomicU64 = AtomicU64::new(0);
+        let number = NEXT_MEMBER.fetch_add(1, Ordering::Relaxed);
+        let (outgoing, queue) = mpsc::unbounded_channel::<Message>();
+        let room = {
+            let mut rooms = self.rooms.lock().expect("the rooms lock is never poisoned");
+            let room = rooms.entry(name.to_owned()).or_default().clone();
+            room.members
+                .lock()
+                .expect("a room's lock is never poisoned")
+                .push((number, outgoing));
+            room
+        };
+        Member {
+            rooms: self.clone(),
+            name: name.to_owned(),
+            room,
+            number,
+            queue: Some(queue),
         }
     }
 
@@ -64,13 +69,55 @@ impl Rooms {
     }
 }
 
-/// Serves one member of room `name` until its connection ends.
-pub(crate) async fn serve(socket: WebSocketStream<TcpStream>, name: String, rooms: Rooms) {
-    static NEXT_MEMBER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let member = NEXT_MEMBER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+/// A connection's place in a room: in it from [`Rooms::join`] until dropped.
+#[derive(Debug)]
+pub(crate) struct Member {
+    rooms: Rooms,
+    name: String,
+    room: Arc<Room>,
+    number: u64,
+    /// What the room sends this member, until [`serve`] takes it for the writer.
+    queue: Option<mpsc::UnboundedReceiver<Message>>,
+}
+
+impl Member {
+    /// Sends `text` to every member of this member's room, itself included.
+    fn broadcast(&self, text: &Utf8Bytes) {
+        let members = self
+            .room
+            .members
+            .lock()
+            .expect("a room's lock is never poisoned");
+        for (_, outgoing) in members.iter() {
+            let _ = outgoing.send(Message::Text(text.clone()));
+        }
+    }
+}
+
+impl Drop for Member {
+    /// Leaves the room, and closes it once it is empty.
+    fn drop(&mut self) {
+        let mut rooms = self
+            .rooms
+            .rooms
+            .lock()
+            .expect("the rooms lock is never poisoned");
+        let mut members = self
+            .room
+            .members
+            .lock()
+            .expect("a room's lock is never poisoned");
+        members.retain(|(number, _)| *number != self.number);
+        if members.is_empty() {
+            rooms.remove(&self.name);
+        }
+    }
+}
+
+/// Serves `member` on `socket` until the connection ends, then it leaves its room.
+pub(crate) async fn serve(socket: WebSocketStream<TcpStream>, mut member: Member) {
     let (mut sink, mut stream) = socket.split();
-    let (outgoing, mut queue) = mpsc::unbounded_channel::<Message>();
-    let room = rooms.enter(&name, member, outgoing);
+    let mut queue = member.queue.take().expect("a member is served once");
     let writer = tokio::spawn(async move {
         while let Some(first) = queue.recv().await {
             if sink.feed(first).await.is_err() {
@@ -88,19 +135,42 @@ pub(crate) async fn serve(socket: WebSocketStream<TcpStream>, name: String, room
     });
     while let Some(Ok(message)) = stream.next().await {
         match message {
-            Message::Text(text) => {
-                let members = room
-                    .members
-                    .lock()
-                    .expect("a room's lock is never poisoned");
-                for (_, outgoing) in members.iter() {
-                    let _ = outgoing.send(Message::Text(text.clone()));
-                }
-            }
+            Message::Text(text) => member.broadcast(&text),
             Message::Ping(_) | Message::Pong(_) => {}
             _ => break,
         }
     }
-    rooms.leave(&name, &room, member);
+    drop(member);
     writer.abort();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_member_is_in_its_room_from_its_join_until_it_is_dropped() {
+        let rooms = Rooms::default();
+        let mut first = rooms.join("r");
+        let mut second = rooms.join("r");
+        let other = rooms.join("s");
+        assert_eq!(rooms.len(), 2);
+        // Joined, a member gets what any member of its room sends, before anything is served.
+        first.broadcast(&Utf8Bytes::from_static("hello"));
+        for member in [&mut first, &mut second] {
+            let queue = member.queue.as_mut().unwrap();
+            assert_eq!(queue.try_recv().unwrap(), Message::text("hello"));
+        }
+        assert!(other.queue.as_ref().unwrap().is_empty());
+        drop(first);
+        assert_eq!(rooms.len(), 2);
+        second.broadcast(&Utf8Bytes::from_static("again"));
+        assert_eq!(
+            second.queue.as_mut().unwrap().try_recv().unwrap(),
+            Message::text("again")
+        );
+        drop(second);
+        drop(other);
+        assert!(rooms.is_empty());
+    }
 }

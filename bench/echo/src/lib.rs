@@ -53,20 +53,24 @@ async fn connection(stream: TcpStream, rooms: Rooms) {
         .read_buffer_size(READ_BUFFER_BYTES)
         .max_message_size(Some(MAX_MESSAGE_BYTES))
         .max_frame_size(Some(MAX_MESSAGE_BYTES));
-    let mut path = String::new();
+    // A broadcast room's member joins before the handshake is answered (`Rooms::join`); if the
+    // handshake fails after all, dropping the member leaves the room.
+    let mut member = None;
     // The callback's error type (an HTTP response) is tungstenite's, not ours to make smaller.
     #[allow(clippy::result_large_err)]
-    let remember_path = |request: &Request, response: Response| {
-        path = request.uri().path().to_owned();
+    let join = |request: &Request, response: Response| {
+        if let Some(room) = request.uri().path().strip_prefix(BROADCAST_PREFIX) {
+            member = Some(rooms.join(room));
+        }
         Ok(response)
     };
     let Ok(socket) =
-        tokio_tungstenite::accept_hdr_async_with_config(stream, remember_path, Some(config)).await
+        tokio_tungstenite::accept_hdr_async_with_config(stream, join, Some(config)).await
     else {
         return;
     };
-    match path.strip_prefix(BROADCAST_PREFIX) {
-        Some(room) => broadcast::serve(socket, room.to_owned(), rooms).await,
+    match member {
+        Some(member) => broadcast::serve(socket, member).await,
         None => echo(socket).await,
     }
 }
