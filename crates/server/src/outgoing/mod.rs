@@ -21,15 +21,14 @@
 pub mod socket;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
-use std::task::Poll;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::task::{Poll, Waker};
 
 use aeroplane_protocol::error::CloseCode;
 use aeroplane_protocol::server::ServerMessage;
 use axum::extract::ws::Utf8Bytes;
 use futures_channel::mpsc;
 use futures_util::StreamExt as _;
-use futures_util::task::AtomicWaker;
 
 /// Why a frame could not be queued.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -49,13 +48,23 @@ pub enum SendError {
 /// connection's): a flag and that task's waker, not a [`tokio::sync::Notify`], whose wait took
 /// its lock to register and again to unregister at every frame the connection read (about 1%
 /// of the server's CPU in the closed loop).
+///
+/// A wake leaves the waker in place (unlike `futures`' `AtomicWaker`, whose wake takes it), so
+/// the closer's owning task, once registered, waits again without registering
+/// ([`Closer::woken_by_owner`]): no atomic read-modify-write at all while the flag is down. The
+/// connection's task waits on its closer twice per frame it reads; registering each time
+/// (`AtomicWaker`'s two compare-and-swaps, and a swap of the flag before and after) was four
+/// locked instructions per wait, each draining the core's store buffer (issue 18, stop 45).
 #[derive(Debug, Default)]
 pub struct Closer {
     code: OnceLock<CloseCode>,
     /// Set by [`Closer::close`] and [`Closer::wake`], taken by the waiter.
     woken: AtomicBool,
-    /// The waiting task.
-    waiter: AtomicWaker,
+    /// The waiting task's waker, replaced only by a waiter (a wake clones it).
+    waiter: Mutex<Option<Waker>>,
+    /// The waker in `waiter` is the owning task's ([`Closer::woken_by_owner`]); cleared when
+    /// [`Closer::woken`] registers another. Kept on the line of `woken`, which every wait reads.
+    owner_registered: AtomicBool,
     /// Whether the room accepted a `join` from this connection (the join timeout stops).
     joined: AtomicBool,
     /// Frames queued and not yet taken by the writer.
@@ -95,25 +104,73 @@ impl Closer {
     /// Wakes whoever waits in [`Closer::woken`] (the connection's task: its socket is full).
     pub fn wake(&self) {
         self.woken.store(true, Ordering::Release);
-        self.waiter.wake();
+        // Woken outside the lock: waking may schedule the task, and a waiter may be taking the
+        // lock to register meanwhile.
+        let waker = self.waiter().clone();
+        if let Some(waker) = waker {
+            waker.wake();
+        }
     }
 
     /// Waits until a close is asked for or [`Closer::wake`] is called (at once if either
     /// happened since the last wait). Only one task may wait at a time.
     pub async fn woken(&self) {
+        self.wait(false).await;
+    }
+
+    /// [`Closer::woken`] for the closer's owner: the one task that ever waits with this
+    /// method (a connection's task). It registers its waker at its first wait and not again,
+    /// unless a wait through [`Closer::woken`] registered another meanwhile.
+    pub async fn woken_by_owner(&self) {
+        self.wait(true).await;
+    }
+
+    async fn wait(&self, owner: bool) {
         std::future::poll_fn(|context| {
-            if self.woken.swap(false, Ordering::AcqRel) {
+            if self.take_woken() {
                 return Poll::Ready(());
             }
-            self.waiter.register(context.waker());
-            // A wake between the check and the registration found no waker to wake.
-            if self.woken.swap(false, Ordering::AcqRel) {
+            // Only a waiter replaces the waker, and the owner's is there: a wake from now on
+            // wakes it.
+            if owner && self.owner_registered.load(Ordering::Relaxed) {
+                debug_assert!(
+                    self.waiter()
+                        .as_ref()
+                        .is_some_and(|left| left.will_wake(context.waker())),
+                    "a closer has one owner"
+                );
+                return Poll::Pending;
+            }
+            {
+                let mut waiter = self.waiter();
+                if !waiter
+                    .as_ref()
+                    .is_some_and(|left| left.will_wake(context.waker()))
+                {
+                    *waiter = Some(context.waker().clone());
+                }
+                self.owner_registered.store(owner, Ordering::Relaxed);
+            }
+            // A wake between the check and the registration woke the waker before this one
+            // (if any); its flag, set before it took the lock, is seen now.
+            if self.take_woken() {
                 Poll::Ready(())
             } else {
                 Poll::Pending
             }
         })
         .await;
+    }
+
+    /// Takes the flag if it is up: a plain read first, so that a wait that finds it down
+    /// writes nothing.
+    fn take_woken(&self) -> bool {
+        self.woken.load(Ordering::Acquire) && self.woken.swap(false, Ordering::AcqRel)
+    }
+
+    fn waiter(&self) -> MutexGuard<'_, Option<Waker>> {
+        // Nothing panics while the lock is held, so it is never poisoned.
+        self.waiter.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Waits until a close is asked for, and returns its code.
@@ -276,3 +333,6 @@ impl Frames {
         frame
     }
 }
+
+#[cfg(test)]
+mod tests;

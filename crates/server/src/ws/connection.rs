@@ -170,8 +170,9 @@ async fn serve(
         let waiting = closer.is_socket_full();
         let frame = tokio::select! {
             biased;
-            // A close asked for, the socket found full, or the timer fired.
-            () = closer.woken() => {
+            // A close asked for, the socket found full, or the timer fired. (This task is the
+            // closer's owner: its waker stays registered from one frame to the next.)
+            () = closer.woken_by_owner() => {
                 if closer.code().is_some() {
                     break;
                 }
