@@ -101,7 +101,8 @@ impl Closer {
         self.socket_full.load(Ordering::Acquire)
     }
 
-    /// Wakes whoever waits in [`Closer::woken`] (the connection's task: its socket is full).
+    /// Wakes whoever waits in [`Closer::woken`] or [`Closer::woken_by_owner`] (the
+    /// connection's task: its socket is full).
     pub fn wake(&self) {
         self.woken.store(true, Ordering::Release);
         // Woken outside the lock: waking may schedule the task, and a waiter may be taking the
