@@ -14,6 +14,9 @@ use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 /// One connection's outgoing queue.
 type Outgoing = mpsc::UnboundedSender<Message>;
 
+/// What the room sends one member, as its writer takes it.
+pub(crate) type Queue = mpsc::UnboundedReceiver<Message>;
+
 /// The open broadcast rooms by name; a room goes when its last member leaves.
 #[derive(Clone, Debug, Default)]
 pub struct Rooms {
@@ -27,13 +30,14 @@ struct Room {
 }
 
 impl Rooms {
-    /// Adds a new member to `name`'s room (opening it); it stays until the member is dropped.
+    /// Adds a new member to `name`'s room (opening it), and answers it with what the room will
+    /// send it; it stays until the member is dropped.
     ///
     /// A connection joins while its handshake is answered, before the answer is sent, so that a
     /// client that has its answer is in the room: joined only after, a client's second socket
     /// could miss the first message its other socket sent at once (which callgrind's slowness
     /// made happen, `bench/instructions.sh`).
-    pub(crate) fn join(&self, name: &str) -> Member {
+    pub(crate) fn join(&self, name: &str) -> (Member, Queue) {
         static NEXT_MEMBER: AtomicU64 = AtomicU64::new(0);
         let number = NEXT_MEMBER.fetch_add(1, Ordering::Relaxed);
         let (outgoing, queue) = mpsc::unbounded_channel::<Message>();
@@ -46,13 +50,13 @@ impl Rooms {
                 .push((number, outgoing));
             room
         };
-        Member {
+        let member = Member {
             rooms: self.clone(),
             name: name.to_owned(),
             room,
             number,
-            queue: Some(queue),
-        }
+        };
+        (member, queue)
     }
 
     /// How many rooms are open.
@@ -76,8 +80,6 @@ pub(crate) struct Member {
     name: String,
     room: Arc<Room>,
     number: u64,
-    /// What the room sends this member, until [`serve`] takes it for the writer.
-    queue: Option<mpsc::UnboundedReceiver<Message>>,
 }
 
 impl Member {
@@ -114,10 +116,10 @@ impl Drop for Member {
     }
 }
 
-/// Serves `member` on `socket` until the connection ends, then it leaves its room.
-pub(crate) async fn serve(socket: WebSocketStream<TcpStream>, mut member: Member) {
+/// Serves `member` on `socket`, writing what its `queue` holds, until the connection ends; then
+/// it leaves its room.
+pub(crate) async fn serve(socket: WebSocketStream<TcpStream>, member: Member, mut queue: Queue) {
     let (mut sink, mut stream) = socket.split();
-    let mut queue = member.queue.take().expect("a member is served once");
     let writer = tokio::spawn(async move {
         while let Some(first) = queue.recv().await {
             if sink.feed(first).await.is_err() {
@@ -151,24 +153,20 @@ mod tests {
     #[test]
     fn a_member_is_in_its_room_from_its_join_until_it_is_dropped() {
         let rooms = Rooms::default();
-        let mut first = rooms.join("r");
-        let mut second = rooms.join("r");
-        let other = rooms.join("s");
+        let (first, mut first_queue) = rooms.join("r");
+        let (second, mut second_queue) = rooms.join("r");
+        let (other, other_queue) = rooms.join("s");
         assert_eq!(rooms.len(), 2);
         // Joined, a member gets what any member of its room sends, before anything is served.
         first.broadcast(&Utf8Bytes::from_static("hello"));
-        for member in [&mut first, &mut second] {
-            let queue = member.queue.as_mut().unwrap();
+        for queue in [&mut first_queue, &mut second_queue] {
             assert_eq!(queue.try_recv().unwrap(), Message::text("hello"));
         }
-        assert!(other.queue.as_ref().unwrap().is_empty());
+        assert!(other_queue.is_empty());
         drop(first);
         assert_eq!(rooms.len(), 2);
         second.broadcast(&Utf8Bytes::from_static("again"));
-        assert_eq!(
-            second.queue.as_mut().unwrap().try_recv().unwrap(),
-            Message::text("again")
-        );
+        assert_eq!(second_queue.try_recv().unwrap(), Message::text("again"));
         drop(second);
         drop(other);
         assert!(rooms.is_empty());

@@ -70,7 +70,7 @@ async fn connection(stream: TcpStream, rooms: Rooms) {
         return;
     };
     match member {
-        Some(member) => broadcast::serve(socket, member).await,
+        Some((member, queue)) => broadcast::serve(socket, member, queue).await,
         None => echo(socket).await,
     }
 }
