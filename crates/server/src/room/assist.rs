@@ -79,7 +79,7 @@ impl Room {
         tracing::debug!(actions = taken, "undone");
         let mut snapshot = self.snapshot();
         snapshot.event = event;
-        self.publish(&[ServerMessage::Undone(Undone {
+        self.publish(vec![ServerMessage::Undone(Undone {
             event,
             colour: self.timeline.game().to_act(),
             actions: taken,

@@ -147,9 +147,14 @@ impl Room {
     }
 
     /// Holds these numbered events until the command is handled: [`Room::flush`] journals what
-    /// the room gained, then sends them to every joined connection, in order.
-    pub(super) fn publish(&mut self, messages: &[ServerMessage]) {
-        self.pending.extend_from_slice(messages);
+    /// the room gained, then sends them to every joined connection, in order. Taken by value: an
+    /// action's events become the held list as they are, neither copied nor cloned.
+    pub(super) fn publish(&mut self, mut messages: Vec<ServerMessage>) {
+        if self.pending.is_empty() {
+            self.pending = messages;
+        } else {
+            self.pending.append(&mut messages);
+        }
     }
 
     /// Brings the journal up to date and waits for it, then sends the held events (sending may

@@ -93,7 +93,7 @@ impl Room {
         for (colour, name) in self.seats.seats_connected(colours, conn) {
             let deadline_ms = self.start_waiting_clock();
             let event = self.timeline.presence();
-            self.publish(&[ServerMessage::PlayerConnected(PlayerConnected {
+            self.publish(vec![ServerMessage::PlayerConnected(PlayerConnected {
                 event,
                 colour,
                 name,
@@ -125,9 +125,9 @@ impl Room {
             }
         });
         tracing::info!("game started");
-        let mut started = [started];
+        let mut started = vec![started];
         self.restart_clock(&mut started);
-        self.publish(&started);
+        self.publish(started);
     }
 
     /// A connection went away (closed, dropped, or left).
@@ -158,11 +158,13 @@ impl Room {
             }
             tracing::info!(conn, seat = colour.as_str(), "player disconnected");
             let event = self.timeline.presence();
-            self.publish(&[ServerMessage::PlayerDisconnected(PlayerDisconnected {
-                event,
-                colour,
-                grace_ms: millis(grace),
-            })]);
+            self.publish(vec![ServerMessage::PlayerDisconnected(
+                PlayerDisconnected {
+                    event,
+                    colour,
+                    grace_ms: millis(grace),
+                },
+            )]);
         }
     }
 

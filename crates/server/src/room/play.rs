@@ -131,7 +131,7 @@ impl Room {
             self.restart_clock(&mut messages);
         }
         tracing::debug!(?action, events = messages.len(), "applied");
-        self.publish(&messages);
+        self.publish(messages);
         if over {
             self.finish();
         }
