@@ -2,7 +2,9 @@
 //! seeds as text) reads back the same after `0002_seeds_as_bytes` turned them into bytes, and
 //! as a record of format 1 (rows were written before records carried a format); a game written
 //! under `0003_players` reads back the same after `0004_tables` (SQLite rebuilds the table
-//! there), as a two-player `plyyard` game, beside which a table game can then be stored.
+//! there), as a two-player `plyyard` game, beside which a table game can then be stored; and
+//! SQLite's `0005_cheap_actions_check` rewrites the `games` table's check on `actions` in place,
+//! keeping every stored game and a check that still refuses a list that is not one.
 
 use std::path::{Path, PathBuf};
 
@@ -102,15 +104,13 @@ async fn postgres_games_stored_before_tables_read_back_after_the_tables_migratio
     store.close().await;
 }
 
-#[tokio::test]
-async fn sqlite_games_stored_before_tables_read_back_after_the_tables_migration() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("games.sqlite3");
-    let options = sqlx::sqlite::SqliteConnectOptions::new()
-        .filename(&path)
-        .create_if_missing(true);
-    let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
-    let old = migrations_before("sqlite", "0004");
+/// A SQLite file at `path` holding the migrations numbered before `number` and one rated
+/// two-player game written under them; answers the game's id and Red's player id.
+async fn sqlite_game_stored_before(path: &Path, number: &str) -> (Uuid, Uuid) {
+    let pool = sqlx::SqlitePool::connect_with(sqlite_options(path))
+        .await
+        .unwrap();
+    let old = migrations_before("sqlite", number);
     old_migrator(old.path()).await.run(&pool).await.unwrap();
     let (id, player) = (Uuid::new_v4(), Uuid::new_v4());
     sqlx::query(
@@ -126,9 +126,67 @@ async fn sqlite_games_stored_before_tables_read_back_after_the_tables_migration(
     .await
     .unwrap();
     pool.close().await;
+    (id, player)
+}
 
+/// Options that open the SQLite file at `path`, creating it if missing.
+fn sqlite_options(path: &Path) -> sqlx::sqlite::SqliteConnectOptions {
+    sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(path)
+        .create_if_missing(true)
+}
+
+#[tokio::test]
+async fn sqlite_games_stored_before_tables_read_back_after_the_tables_migration() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.sqlite3");
+    let (id, player) = sqlite_game_stored_before(&path, "0004").await;
     let store = SqliteStore::open_file(&path).await.unwrap();
     assert_reads_as_plyyard_and_tables_fit(&store, id, player).await;
+}
+
+#[tokio::test]
+async fn sqlite_games_stored_before_the_cheap_actions_check_read_back_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.sqlite3");
+    let (id, player) = sqlite_game_stored_before(&path, "0005").await;
+    let store = SqliteStore::open_file(&path).await.unwrap();
+    assert_reads_as_plyyard_and_tables_fit(&store, id, player).await;
+    store.close().await;
+
+    let pool = sqlx::SqlitePool::connect_with(sqlite_options(&path))
+        .await
+        .unwrap();
+    let definition: String =
+        sqlx::query_scalar("select sql from sqlite_schema where type = 'table' and name = 'games'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert!(
+        definition.contains("check (substr(actions, 1, 1) = '[')")
+            && !definition.contains("json_type(actions)"),
+        "the new check in place of the old: {definition}"
+    );
+    let checked: String = sqlx::query_scalar("pragma integrity_check")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(checked, "ok");
+    let refused = sqlx::query(
+        "insert into games (id, ruleset, mode, created_at, started_at, ended_at, \
+         red_name, red_kind, yellow_name, yellow_kind, winner, reason, rolls, moves, actions, \
+         scheme, commitment, server_seed, red_seed, yellow_seed) \
+         values (randomblob(16), 'plyyard', 'online', 0, 1, 2, 'Ann', 'human', 'Bob', 'human', \
+         'red', 'resigned', 0, 0, '{}', 'v1', 'c', 's', x'', x'')",
+    )
+    .execute(&pool)
+    .await
+    .expect_err("actions that are not a list");
+    assert!(
+        refused.to_string().contains("CHECK constraint failed"),
+        "{refused}"
+    );
+    pool.close().await;
 }
 
 async fn old_migrator(dir: &Path) -> Migrator {
