@@ -1,23 +1,26 @@
-//! Sustained finished-game writes per second into PostgreSQL, one at a time and in batches.
+//! Sustained finished-game writes per second into PostgreSQL or the embedded SQLite store, one
+//! at a time and in batches.
 //!
 //! ```text
 //! cargo run --release -p aeroplane-store --example write_bench -- \
 //!     postgres://postgres@127.0.0.1:5432/postgres [games] [batch size]
+//! cargo run --release -p aeroplane-store --example write_bench -- sqlite [games] [batch size]
 //! ```
 //!
-//! It creates a scratch database next to the one the URL names, writes `games` (default 20,000)
-//! records of real played games (each a whole game's action log, distinct ids) and drops the
-//! database again. Records are made before the clock starts.
+//! With a PostgreSQL URL it creates a scratch database next to the one the URL names and drops
+//! it again at the end; with `sqlite` it writes a SQLite file in a temporary directory, as the
+//! server's default store does in its data directory. It writes `games` (default 20,000)
+//! records of real played games (each a whole game's action log, distinct ids). Records are
+//! made before the clock starts.
 #![allow(unreachable_pub, missing_docs)]
 
 #[path = "../tests/store/support/game.rs"]
 mod game;
 
-use std::sync::Arc;
 use std::time::Instant;
 
 use aeroplane_protocol::record::GameRecord;
-use aeroplane_store::{GameStore, PostgresStore};
+use aeroplane_store::{GameStore, PostgresStore, SqliteStore};
 use sqlx::{Connection, PgConnection};
 
 use game::{Ending, play};
@@ -28,7 +31,7 @@ async fn main() {
     let admin_url = args
         .next()
         .or_else(|| std::env::var("TEST_DATABASE_URL").ok())
-        .expect("usage: write_bench <postgres url> [games] [batch size]");
+        .expect("usage: write_bench <postgres url | sqlite> [games] [batch size]");
     let games: usize = args
         .next()
         .map_or(20_000, |n| n.parse().expect("a number of games"));
@@ -65,6 +68,15 @@ async fn main() {
         / played.len();
     println!("records: {games}, mean {actions} actions, mean {bytes} bytes of JSON each");
 
+    if admin_url == "sqlite" {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let store = SqliteStore::open_file(&dir.path().join("games.sqlite3"))
+            .await
+            .expect("the store opens");
+        measure(&store, &records, batch).await;
+        store.close().await;
+        return;
+    }
     let name = format!("aeroplane_bench_{}", uuid::Uuid::new_v4().simple());
     let mut admin = PgConnection::connect(&admin_url)
         .await
@@ -77,8 +89,19 @@ async fn main() {
         Some((base, _)) => format!("{base}/{name}"),
         None => panic!("the URL names a database"),
     };
-    let store = Arc::new(PostgresStore::connect(&url).await.expect("the store opens"));
+    let store = PostgresStore::connect(&url).await.expect("the store opens");
+    measure(&store, &records, batch).await;
+    store.close().await;
+    sqlx::query(&format!("drop database {name} with (force)"))
+        .execute(&mut admin)
+        .await
+        .unwrap();
+}
 
+/// Writes the records: a tenth (at most 2,000) one at a time, the rest in batches, then the
+/// batches again (all stored already), reporting games per second for each.
+async fn measure(store: &dyn GameStore, records: &[GameRecord], batch: usize) {
+    let games = records.len();
     // One at a time, as a single room would: a tenth of the records, at most 2,000.
     let single = (games / 10).clamp(1, 2_000);
     let started = Instant::now();
@@ -109,12 +132,6 @@ async fn main() {
         rest.len(),
         started,
     );
-
-    store.close().await;
-    sqlx::query(&format!("drop database {name} with (force)"))
-        .execute(&mut admin)
-        .await
-        .unwrap();
 }
 
 fn report(what: &str, games: usize, started: Instant) {
