@@ -4,12 +4,14 @@
 //! under `0003_players` reads back the same after `0004_tables` (SQLite rebuilds the table
 //! there), as a two-player `plyyard` game, beside which a table game can then be stored; and
 //! SQLite's `0005_cheap_actions_check` rewrites the `games` table's check on `actions` in place,
-//! keeping every stored game and a check that still refuses a list that is not one.
+//! keeping every stored game and a check that still refuses a list that is not one, which a
+//! connection open through the upgrade applies too.
 
 use std::path::{Path, PathBuf};
 
 use aeroplane_rules::Side;
 use aeroplane_store::{GameQuery, GameStore, PostgresStore, SqliteStore};
+use sqlx::Connection;
 use sqlx::migrate::Migrator;
 use uuid::Uuid;
 
@@ -150,9 +152,32 @@ async fn sqlite_games_stored_before_the_cheap_actions_check_read_back_after_it()
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("games.sqlite3");
     let (id, player) = sqlite_game_stored_before(&path, "0005").await;
+    // A connection open through the upgrade, which has read the old definition already.
+    let mut early = sqlx::SqliteConnection::connect_with(&sqlite_options(&path))
+        .await
+        .unwrap();
+    let count: i64 = sqlx::query_scalar("select count(*) from games")
+        .fetch_one(&mut early)
+        .await
+        .unwrap();
+    assert_eq!(count, 1);
     let store = SqliteStore::open_file(&path).await.unwrap();
     assert_reads_as_plyyard_and_tables_fit(&store, id, player).await;
     store.close().await;
+
+    // It checks by the new definition now: a list that is not JSON was refused by the old one
+    // ("malformed JSON") and passes the first-byte test.
+    sqlx::query(
+        "insert into games (id, ruleset, mode, created_at, started_at, ended_at, \
+         red_name, red_kind, yellow_name, yellow_kind, winner, reason, rolls, moves, actions, \
+         scheme, commitment, server_seed, red_seed, yellow_seed) \
+         values (randomblob(16), 'plyyard', 'online', 0, 1, 2, 'Ann', 'human', 'Bob', 'human', \
+         'red', 'resigned', 0, 0, '[not json', 'v1', 'c', 's', x'', x'')",
+    )
+    .execute(&mut early)
+    .await
+    .expect("the connection reads the new definition");
+    early.close().await.unwrap();
 
     let pool = sqlx::SqlitePool::connect_with(sqlite_options(&path))
         .await
