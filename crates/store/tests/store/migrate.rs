@@ -138,6 +138,23 @@ fn sqlite_options(path: &Path) -> sqlx::sqlite::SqliteConnectOptions {
         .create_if_missing(true)
 }
 
+/// Inserts a game whose `actions` column is `actions`, straight into SQLite's `games`.
+async fn insert_with_actions<'c>(
+    executor: impl sqlx::SqliteExecutor<'c>,
+    actions: &str,
+) -> Result<sqlx::sqlite::SqliteQueryResult, sqlx::Error> {
+    sqlx::query(
+        "insert into games (id, ruleset, mode, created_at, started_at, ended_at, \
+         red_name, red_kind, yellow_name, yellow_kind, winner, reason, rolls, moves, actions, \
+         scheme, commitment, server_seed, red_seed, yellow_seed) \
+         values (randomblob(16), 'plyyard', 'online', 0, 1, 2, 'Ann', 'human', 'Bob', 'human', \
+         'red', 'resigned', 0, 0, ?, 'v1', 'c', 's', x'', x'')",
+    )
+    .bind(actions)
+    .execute(executor)
+    .await
+}
+
 #[tokio::test]
 async fn sqlite_games_stored_before_tables_read_back_after_the_tables_migration() {
     let dir = tempfile::tempdir().unwrap();
@@ -167,16 +184,9 @@ async fn sqlite_games_stored_before_the_cheap_actions_check_read_back_after_it()
 
     // It checks by the new definition now: a list that is not JSON was refused by the old one
     // ("malformed JSON") and passes the first-byte test.
-    sqlx::query(
-        "insert into games (id, ruleset, mode, created_at, started_at, ended_at, \
-         red_name, red_kind, yellow_name, yellow_kind, winner, reason, rolls, moves, actions, \
-         scheme, commitment, server_seed, red_seed, yellow_seed) \
-         values (randomblob(16), 'plyyard', 'online', 0, 1, 2, 'Ann', 'human', 'Bob', 'human', \
-         'red', 'resigned', 0, 0, '[not json', 'v1', 'c', 's', x'', x'')",
-    )
-    .execute(&mut early)
-    .await
-    .expect("the connection reads the new definition");
+    insert_with_actions(&mut early, "[not json")
+        .await
+        .expect("the connection reads the new definition");
     early.close().await.unwrap();
 
     let pool = sqlx::SqlitePool::connect_with(sqlite_options(&path))
@@ -197,16 +207,9 @@ async fn sqlite_games_stored_before_the_cheap_actions_check_read_back_after_it()
         .await
         .unwrap();
     assert_eq!(checked, "ok");
-    let refused = sqlx::query(
-        "insert into games (id, ruleset, mode, created_at, started_at, ended_at, \
-         red_name, red_kind, yellow_name, yellow_kind, winner, reason, rolls, moves, actions, \
-         scheme, commitment, server_seed, red_seed, yellow_seed) \
-         values (randomblob(16), 'plyyard', 'online', 0, 1, 2, 'Ann', 'human', 'Bob', 'human', \
-         'red', 'resigned', 0, 0, '{}', 'v1', 'c', 's', x'', x'')",
-    )
-    .execute(&pool)
-    .await
-    .expect_err("actions that are not a list");
+    let refused = insert_with_actions(&pool, "{}")
+        .await
+        .expect_err("actions that are not a list");
     assert!(
         refused.to_string().contains("CHECK constraint failed"),
         "{refused}"
@@ -265,10 +268,9 @@ async fn postgres_seeds_written_as_text_read_back_after_the_bytes_migration() {
 async fn sqlite_seeds_written_as_text_read_back_after_the_bytes_migration() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("games.sqlite3");
-    let options = sqlx::sqlite::SqliteConnectOptions::new()
-        .filename(&path)
-        .create_if_missing(true);
-    let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
+    let pool = sqlx::SqlitePool::connect_with(sqlite_options(&path))
+        .await
+        .unwrap();
     let old = first_migration_only("sqlite");
     old_migrator(old.path()).await.run(&pool).await.unwrap();
     let id = Uuid::new_v4();
