@@ -4,9 +4,13 @@
 //! directory and makes that durable (write a temporary file, force it to disk, rename it to
 //! `<game id>.json`, force the directory) before it returns. It never waits for the database. A
 //! background task writes waiting records to the [`GameStore`], several per round trip, and
-//! deletes a file only after the store answered `Inserted` or `AlreadyStored`. While the store
+//! gives up a file only after the store answered `Inserted` or `AlreadyStored`. While the store
 //! fails it retries with exponential backoff. On start it picks up every file an earlier run
 //! left behind.
+//!
+//! A file given up is kept as a spare, `<n>.spare`, for a later record to be written over
+//! instead of a new temporary file, up to [`OutboxOptions::spare_files`] (`spare.rs` says why:
+//! a file made and deleted per game was dear).
 //!
 //! # Sync rounds
 //!
@@ -57,8 +61,10 @@ use uuid::Uuid;
 
 use crate::{GameStore, Saved, StoreError};
 
+mod spare;
 mod sync;
 
+use spare::Spares;
 use sync::{Syncer, Unsynced};
 
 /// How the outbox retries and batches.
@@ -75,6 +81,9 @@ pub struct OutboxOptions {
     /// How long the first record of a sync round waits for others to share the round's
     /// forcing to disk (see the module docs).
     pub sync_window: Duration,
+    /// The most files of stored records kept to write later records over (`spare.rs`); each
+    /// takes about a record's size on disk (some 18 kB).
+    pub spare_files: usize,
 }
 
 impl Default for OutboxOptions {
@@ -85,6 +94,7 @@ impl Default for OutboxOptions {
             batch_size: 100,
             write_timeout: Duration::from_secs(30),
             sync_window: Duration::from_millis(100),
+            spare_files: 256,
         }
     }
 }
@@ -137,6 +147,7 @@ impl Outbox {
             depth,
             watchers: Mutex::default(),
             sync_rounds: AtomicU64::new(0),
+            spares: Spares::new(options.spare_files),
         });
         let (wake, woken) = mpsc::channel(1);
         let (sync, waiting) = mpsc::unbounded_channel();
@@ -247,6 +258,8 @@ struct Shared {
     watchers: Mutex<HashMap<Uuid, Vec<oneshot::Sender<Settled>>>>,
     /// The sync rounds started so far.
     sync_rounds: AtomicU64,
+    /// Files of stored records, to write the next records into.
+    spares: Spares,
 }
 
 impl Shared {
@@ -297,7 +310,7 @@ impl Worker {
             match written {
                 Ok(saved) => {
                     for (record, saved) in batch.iter().zip(&saved) {
-                        remove(&self.shared.dir, record.id);
+                        self.shared.spares.give(&self.shared.dir, record.id);
                         self.shared.settle(record.id, Settled::Stored);
                         let already = *saved == Saved::AlreadyStored;
                         tracing::info!(game_id = %record.id, already_stored = already, "outbox: game record written");
@@ -364,20 +377,6 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> OutboxError + '_ {
     }
 }
 
-/// Deletes a written record's file. A failure is only logged: the record would be sent again
-/// at the next start and stored once all the same.
-fn remove(dir: &Path, id: Uuid) {
-    let path = dir.join(file_name(id));
-    match fs::remove_file(&path) {
-        Ok(()) => {}
-        // A second submit of the same game shares the file, already deleted.
-        Err(error) if error.kind() == io::ErrorKind::NotFound => {}
-        Err(error) => {
-            tracing::warn!(%error, path = %path.display(), "outbox: cannot delete a written record")
-        }
-    }
-}
-
 /// Moves `name` into the subdirectory `aside` of `dir`, keeping it for a person to look at.
 fn set_aside(dir: &Path, name: &str, aside: &str) {
     let target = dir.join(aside);
@@ -416,8 +415,8 @@ fn retry_rejected(dir: &Path) {
     }
 }
 
-/// Creates `dir` if needed, moves the rejected records back, removes temporary files of unfinished submits and reads the records
-/// left there, oldest first.
+/// Creates `dir` if needed, moves the rejected records back, removes temporary files of
+/// unfinished submits and spare files, and reads the records left there, oldest first.
 fn load(dir: &Path) -> Result<Vec<GameRecord>, OutboxError> {
     crate::private::create_dir_all(dir).map_err(io_error(dir))?;
     retry_rejected(dir);
@@ -429,8 +428,9 @@ fn load(dir: &Path) -> Result<Vec<GameRecord>, OutboxError> {
         if !entry.file_type().map_err(io_error(&path))?.is_file() {
             continue;
         }
-        if name.ends_with(".tmp") {
-            // Its submit never returned, so nobody was told the record was kept.
+        if name.ends_with(".tmp") || name.ends_with(spare::SUFFIX) {
+            // A temporary file's submit never returned, so nobody was told the record was
+            // kept; a spare holds a stored record, or part of one whose submit never returned.
             fs::remove_file(&path).map_err(io_error(&path))?;
             continue;
         }

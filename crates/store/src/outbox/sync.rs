@@ -13,6 +13,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
+use super::spare::Spares;
 use super::{OutboxError, Shared, file_name, io_error};
 
 /// A process-wide counter that keeps concurrent temporary file names apart.
@@ -42,25 +43,32 @@ impl Syncer {
             while let Ok(next) = self.waiting.try_recv() {
                 round.push(next);
             }
-            let dir = self.shared.dir.clone();
+            let shared = Arc::clone(&self.shared);
             self.shared.sync_rounds.fetch_add(1, Ordering::Relaxed);
             // A panic answers nobody: its submitters are told the outbox stopped.
-            let _ = tokio::task::spawn_blocking(move || sync_round(&dir, round)).await;
+            let _ =
+                tokio::task::spawn_blocking(move || sync_round(&shared.dir, &shared.spares, round))
+                    .await;
         }
     }
 }
 
-/// Makes the records of one round durable and tells each submitter: each written to a
-/// temporary file, all forced to disk, each renamed to `<id>.json`, the directory forced.
-fn sync_round(dir: &Path, round: Vec<Unsynced>) {
+/// Makes the records of one round durable and tells each submitter: each written to a spare
+/// or a new temporary file, all forced to disk, each renamed to `<id>.json`, the directory
+/// forced.
+fn sync_round(dir: &Path, spares: &Spares, round: Vec<Unsynced>) {
     let directory = match File::open(dir) {
         Ok(directory) => directory,
         Err(source) => return fail_all(round.into_iter(), dir, &source),
     };
     let mut written = Vec::with_capacity(round.len());
     for unsynced in round {
-        match write_temporary(dir, unsynced.id, &unsynced.bytes) {
-            Ok((temporary, file)) => written.push((unsynced, temporary, file)),
+        let file = match spares.write(&unsynced.bytes) {
+            Some(spare) => Ok(spare),
+            None => write_temporary(dir, unsynced.id, &unsynced.bytes),
+        };
+        match file {
+            Ok((unnamed, file)) => written.push((unsynced, unnamed, file)),
             Err(error) => {
                 let _ = unsynced.kept.send(Err(error));
             }
@@ -78,10 +86,10 @@ fn sync_round(dir: &Path, round: Vec<Unsynced>) {
         );
     }
     let mut renamed = Vec::with_capacity(written.len());
-    for (unsynced, temporary, file) in written {
+    for (unsynced, unnamed, file) in written {
         drop(file);
         let path = dir.join(file_name(unsynced.id));
-        match fs::rename(&temporary, &path) {
+        match fs::rename(&unnamed, &path) {
             Ok(()) => renamed.push(unsynced),
             Err(source) => {
                 let _ = unsynced.kept.send(Err(OutboxError::Io { path, source }));

@@ -50,6 +50,7 @@ pub fn quick() -> OutboxOptions {
         batch_size: 4,
         write_timeout: Duration::from_millis(500),
         sync_window: Duration::from_millis(5),
+        spare_files: 256,
     }
 }
 
@@ -322,6 +323,108 @@ async fn leftover_temporary_and_unreadable_files_do_not_stop_the_outbox() {
     assert_stored_once(&*store.store, &[game]).await;
     assert_eq!(files(dir.path(), ".tmp"), 0);
     assert!(dir.path().join("corrupt").join("garbage.json").is_file());
+}
+
+/// The inode number of `path`: the same file under another name has the same.
+fn inode(path: &Path) -> u64 {
+    std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(path).unwrap())
+}
+
+#[tokio::test]
+async fn a_stored_record_s_file_is_kept_and_the_next_record_is_written_over_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = crate::support::stores::memory();
+    let switch = Switch::new(Arc::clone(&store.store), true);
+    let (outbox, _task) = Outbox::start(dir.path().into(), switch.clone(), quick())
+        .await
+        .unwrap();
+    let long = play(20, Ending::Resigns(Colour::Yellow, 60));
+    let short = play(21, Ending::Resigns(Colour::Yellow, 5));
+    let long_bytes = serde_json::to_vec(&long).unwrap();
+    let short_bytes = serde_json::to_vec(&short).unwrap();
+    assert!(long_bytes.len() > short_bytes.len() + 1_000);
+
+    outbox.submit(long.clone()).await.unwrap();
+    let long_inode = inode(&dir.path().join(format!("{}.json", long.id)));
+    outbox.flush(in_seconds(10)).await.unwrap();
+    assert_eq!(files(dir.path(), ".json"), 0);
+    assert_eq!(files(dir.path(), ".spare"), 1);
+
+    // The store hangs, so the next record's file stays where its round put it.
+    switch.set_hang(true);
+    outbox.submit(short.clone()).await.unwrap();
+    let kept = dir.path().join(format!("{}.json", short.id));
+    assert_eq!(
+        inode(&kept),
+        long_inode,
+        "written over the spare, not a new file"
+    );
+    assert_eq!(
+        std::fs::read(&kept).unwrap(),
+        short_bytes,
+        "cut to the shorter record's length"
+    );
+    assert_eq!(files(dir.path(), ".spare"), 0);
+    assert_eq!(files(dir.path(), ".tmp"), 0);
+    switch.set_hang(false);
+    outbox.flush(in_seconds(10)).await.unwrap();
+    assert_stored_once(&*store.store, &[long, short]).await;
+}
+
+#[tokio::test]
+async fn at_most_the_spare_files_asked_for_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = crate::support::stores::memory();
+    // Down while the records are submitted, so that none is stored (and none of their files
+    // given up) before all are on disk.
+    let switch = Switch::new(Arc::clone(&store.store), false);
+    let options = OutboxOptions {
+        spare_files: 5,
+        ..quick()
+    };
+    let (outbox, _task) = Outbox::start(dir.path().into(), switch.clone(), options)
+        .await
+        .unwrap();
+    let games = records(8);
+    for record in &games {
+        outbox.submit(record.clone()).await.unwrap();
+    }
+    switch.set_up(true);
+    outbox.flush(in_seconds(30)).await.unwrap();
+    assert_stored_once(&*store.store, &games).await;
+    assert_eq!(files(dir.path(), ".json"), 0);
+    assert_eq!(files(dir.path(), ".spare"), 5);
+}
+
+#[tokio::test]
+async fn spare_files_an_earlier_run_left_are_deleted_not_sent() {
+    // A spare holds a stored record, or part of one a round was writing when the process
+    // stopped: neither is a record to send.
+    let dir = tempfile::tempdir().unwrap();
+    let stored = play(30, Ending::Finished);
+    let left = [dir.path().join("5.spare"), dir.path().join("6.spare")];
+    std::fs::write(&left[0], serde_json::to_vec(&stored).unwrap()).unwrap();
+    std::fs::write(&left[1], b"{\"format\":2,\"id\":").unwrap();
+    let game = play(31, Ending::Finished);
+    let game_bytes = serde_json::to_vec(&game).unwrap();
+    std::fs::write(dir.path().join(format!("{}.json", game.id)), &game_bytes).unwrap();
+
+    let store = crate::support::stores::memory();
+    let (outbox, _task) = Outbox::start(dir.path().into(), Arc::clone(&store.store), quick())
+        .await
+        .unwrap();
+    outbox.flush(in_seconds(10)).await.unwrap();
+    assert_stored_once(&*store.store, &[game]).await;
+    assert!(left.iter().all(|spare| !spare.exists()));
+    // The one spare now is the stored game's file.
+    let spares: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|suffix| suffix == "spare"))
+        .collect();
+    assert_eq!(spares.len(), 1);
+    assert_eq!(std::fs::read(&spares[0]).unwrap(), game_bytes);
+    assert!(!dir.path().join("corrupt").exists());
 }
 
 #[tokio::test]
