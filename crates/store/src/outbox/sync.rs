@@ -53,14 +53,15 @@ impl Syncer {
     }
 }
 
-/// Makes the records of one round durable and tells each submitter: each written to a spare
-/// or a new temporary file, all forced to disk, each renamed to `<id>.json`, the directory
-/// forced.
+/// Makes the records of one round durable and tells each submitter: each written to a ready
+/// spare (the spares given up since the last round made ready first) or a new temporary file,
+/// all forced to disk, each renamed to `<id>.json`, the directory forced.
 fn sync_round(dir: &Path, spares: &Spares, round: Vec<Unsynced>) {
     let directory = match File::open(dir) {
         Ok(directory) => directory,
         Err(source) => return fail_all(round.into_iter(), dir, &source),
     };
+    spares.promote(|| directory.sync_all());
     let mut written = Vec::with_capacity(round.len());
     for unsynced in round {
         let file = match spares.write(&unsynced.bytes) {
