@@ -303,6 +303,17 @@ async fn records_submitted_together_share_one_sync_round_and_each_is_on_disk_whe
     outbox.flush(in_seconds(10)).await.unwrap();
 }
 
+/// Starts an outbox on `dir` as an earlier run left it, with a memory store, and waits until it
+/// has written everything it found there; answers the store.
+async fn flush_what_was_left(dir: &Path) -> TestStore {
+    let store = crate::support::stores::memory();
+    let (outbox, _task) = Outbox::start(dir.into(), Arc::clone(&store.store), quick())
+        .await
+        .unwrap();
+    outbox.flush(in_seconds(10)).await.unwrap();
+    store
+}
+
 #[tokio::test]
 async fn leftover_temporary_and_unreadable_files_do_not_stop_the_outbox() {
     let dir = tempfile::tempdir().unwrap();
@@ -315,11 +326,7 @@ async fn leftover_temporary_and_unreadable_files_do_not_stop_the_outbox() {
     )
     .unwrap();
 
-    let store = crate::support::stores::memory();
-    let (outbox, _task) = Outbox::start(dir.path().into(), Arc::clone(&store.store), quick())
-        .await
-        .unwrap();
-    outbox.flush(in_seconds(10)).await.unwrap();
+    let store = flush_what_was_left(dir.path()).await;
     assert_stored_once(&*store.store, &[game]).await;
     assert_eq!(files(dir.path(), ".tmp"), 0);
     assert!(dir.path().join("corrupt").join("garbage.json").is_file());
@@ -409,11 +416,7 @@ async fn spare_files_an_earlier_run_left_are_deleted_not_sent() {
     let game_bytes = serde_json::to_vec(&game).unwrap();
     std::fs::write(dir.path().join(format!("{}.json", game.id)), &game_bytes).unwrap();
 
-    let store = crate::support::stores::memory();
-    let (outbox, _task) = Outbox::start(dir.path().into(), Arc::clone(&store.store), quick())
-        .await
-        .unwrap();
-    outbox.flush(in_seconds(10)).await.unwrap();
+    let store = flush_what_was_left(dir.path()).await;
     assert_stored_once(&*store.store, &[game]).await;
     assert!(left.iter().all(|spare| !spare.exists()));
     // The one spare now is the stored game's file.
@@ -448,11 +451,7 @@ async fn a_record_of_a_newer_format_is_set_aside_not_misread() {
     )
     .unwrap();
 
-    let store = crate::support::stores::memory();
-    let (outbox, _task) = Outbox::start(dir.path().into(), Arc::clone(&store.store), quick())
-        .await
-        .unwrap();
-    outbox.flush(in_seconds(10)).await.unwrap();
+    let store = flush_what_was_left(dir.path()).await;
     assert_stored_once(&*store.store, &[game]).await;
     assert!(dir.path().join("corrupt").join(&newer_name).is_file());
 }
