@@ -2,14 +2,14 @@
 //!
 //! Each finished game cost the file system a new file, and later, once the store had the
 //! record, its deletion: on ext4 an inode allocated and freed per game. An ext4 without a
-//! journal also skips every inode freed in the last minute or more when it allocates one, so at
-//! a few hundred games a second the outbox's `open(O_CREAT)`, `unlink` and `rename` took 2.6%
-//! of the server's CPU samples in the closed-loop benchmark, 1.6 points of it in finding a free
-//! inode (docs/benchmarks.md, stop 47). So a stored record's file is renamed to `<n>.spare` instead
-//! of deleted, and a sync round writes the next record over a spare, cut to the record's
-//! length, before renaming it to `<id>.json` as it renames a new temporary file. Renames leave
-//! the inodes and most of the blocks where they are: with spares, those calls and the
-//! `ftruncate` took 1.0%.
+//! journal also skips every inode freed in the last minute or more when it allocates one, so
+//! at a few hundred games a second the outbox's `open(O_CREAT)`, `unlink` and `rename` took
+//! 2.6% of the server's CPU samples in the closed-loop benchmark, 1.6 points of it in finding
+//! a free inode (docs/benchmarks.md, stop 47). So a stored record's file is renamed to
+//! `<n>.spare` instead of deleted, and a sync round writes the next record over a spare, cut
+//! to the record's length, before renaming it to `<id>.json` as it renames a new temporary
+//! file. Renames leave the inodes and most of the blocks where they are: with spares, those
+//! calls and the `ftruncate` took 1.0%.
 //!
 //! A spare holds the bytes of a record the store has, or, if the process stopped while a round
 //! wrote it, part of a record whose submit never returned. Neither is a record to send, so a
