@@ -32,7 +32,6 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use uuid::Uuid;
 
@@ -48,8 +47,6 @@ pub(super) struct Spares {
     pool: Mutex<Pool>,
     /// The most kept.
     most: usize,
-    /// The number in the next spare's name.
-    next: AtomicU64,
 }
 
 /// The spare files on disk, by path, in the two stages of the module docs.
@@ -59,6 +56,8 @@ struct Pool {
     given: Vec<PathBuf>,
     /// Renamed, and the directory forced to disk since: may be written over.
     ready: Vec<PathBuf>,
+    /// The number in the next spare's name.
+    next: u64,
 }
 
 impl Spares {
@@ -67,7 +66,6 @@ impl Spares {
         Spares {
             pool: Mutex::default(),
             most,
-            next: AtomicU64::new(0),
         }
     }
 
@@ -79,8 +77,8 @@ impl Spares {
         let kept = {
             let mut pool = self.pool();
             if pool.given.len() + pool.ready.len() < self.most {
-                let number = self.next.fetch_add(1, Ordering::Relaxed);
-                let spare = dir.join(format!("{number}{SUFFIX}"));
+                let spare = dir.join(format!("{}{SUFFIX}", pool.next));
+                pool.next += 1;
                 let renamed = fs::rename(&path, &spare);
                 if renamed.is_ok() {
                     pool.given.push(spare);
