@@ -161,15 +161,12 @@ test('four players on one device play a flights game to its ranking, passing the
   assert.equal(await verdict.getAttribute('data-verified'), 'true', 'the v2 dice check passes');
 
   // The stored game replays from its table steps.
+  // Just after the click the room's board is still on the page, and the replay's board comes
+  // only once the stored game has loaded: wait for the replay's first step (a CI run once
+  // counted the planes in between and found none).
   await page.getByTestId('replay-link').click();
-  await page.locator('[data-testid=board] svg.board').waitFor();
-  assert.deepEqual(await page.evaluate(() => {
-    const counts = {};
-    for (const plane of document.querySelectorAll('[data-testid=board] .plane')) {
-      counts[plane.dataset.colour] = (counts[plane.dataset.colour] ?? 0) + 1;
-    }
-    return counts;
-  }), { red: 4, green: 4, yellow: 4, blue: 4 });
+  await page.getByTestId('replay-position').filter({ hasText: /^Step 0 of/ }).waitFor();
+  assert.deepEqual(await boardPlanes(page), { red: 4, green: 4, yellow: 4, blue: 4 });
   await page.getByTestId('replay-end').click();
   await page.getByTestId('replay-ranking').filter({ hasText: '1st' }).waitFor();
   assert.deepEqual(errors, [], 'no browser console errors');
