@@ -2,7 +2,8 @@
 //!
 //! Every operation is asynchronous, so that a store on a message broker can wait for the
 //! broker's acknowledgement of an append before the room sends the events it holds (the file
-//! store's writes are `write(2)`s that finish at once). The room awaits its journal at one place,
+//! store's writes are copies that finish at once, so it also appends at once, through
+//! `RoomJournal::append_now`, without a future). The room awaits its journal at one place,
 //! after each command and before the command's events go out (`room/core.rs`, `Room::flush`).
 
 use std::fmt::Debug;
@@ -43,6 +44,15 @@ pub trait JournalStore: Send + Sync + Debug {
 pub trait RoomJournal: Send + Debug {
     /// Adds entries at the end.
     fn append<'a>(&'a mut self, entries: &'a [Line]) -> BoxFuture<'a, io::Result<()>>;
+
+    /// Adds entries at the end at once, for a store whose appends never wait (the file
+    /// store's): what [`RoomJournal::append`] would finish with, without boxing a future for
+    /// it; `None` from a store whose appends wait (the caller awaits `append` instead). The
+    /// room appends at every action, and the boxed future was an allocation and a free each
+    /// time (issue 18).
+    fn append_now(&mut self, _entries: &[Line]) -> Option<io::Result<()>> {
+        None
+    }
 
     /// Replaces every entry with `entries`, as one step.
     fn rewrite<'a>(&'a mut self, entries: &'a [Line]) -> BoxFuture<'a, io::Result<()>>;

@@ -260,7 +260,10 @@ impl Writer {
         if entries.is_empty() {
             return Ok(());
         }
-        journal.append(&entries).await?;
+        match journal.append_now(&entries) {
+            Some(appended) => appended?,
+            None => journal.append(&entries).await?,
+        }
         self.written.wrote(state);
         Ok(())
     }

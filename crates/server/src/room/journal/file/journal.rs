@@ -109,6 +109,10 @@ impl RoomJournal for FileJournal {
         std::future::ready(self.add(entries)).boxed()
     }
 
+    fn append_now(&mut self, entries: &[Line]) -> Option<io::Result<()>> {
+        Some(self.add(entries))
+    }
+
     fn rewrite<'a>(&'a mut self, entries: &'a [Line]) -> BoxFuture<'a, io::Result<()>> {
         std::future::ready(self.replace(entries)).boxed()
     }

@@ -31,6 +31,11 @@ struct Script {
     wants_rewrite: bool,
     /// The strikes of the clock entries written, in order.
     clocks: Vec<Vec<u32>>,
+    /// Whether appends are made at once (`append_now`, as the file store's are) rather than
+    /// awaited (as a broker's are).
+    at_once: bool,
+    /// How many appends were made at once.
+    appended_at_once: usize,
 }
 
 impl Script {
@@ -100,6 +105,15 @@ impl RoomJournal for Scripted {
     fn append<'a>(&'a mut self, entries: &'a [Line]) -> BoxFuture<'a, io::Result<()>> {
         let written = self.write(entries);
         async move { written }.boxed()
+    }
+
+    fn append_now(&mut self, entries: &[Line]) -> Option<io::Result<()>> {
+        let mut script = self.0.lock().unwrap();
+        if !script.at_once {
+            return None;
+        }
+        script.appended_at_once += 1;
+        Some(script.write(entries))
     }
 
     fn rewrite<'a>(&'a mut self, entries: &'a [Line]) -> BoxFuture<'a, io::Result<()>> {
@@ -181,10 +195,11 @@ async fn started(store: &Scripted) -> Writer {
     writer
 }
 
-/// A write failing with `error`, then two more updates: what each answered, and what the
-/// store was asked.
-async fn after_failure(error: io::Error) -> (Scripted, Vec<bool>) {
+/// A write failing with `error`, then two more updates, with appends made at once or awaited:
+/// what each answered, and what the store was asked.
+async fn after_failure(error: io::Error, at_once: bool) -> (Scripted, Vec<bool>) {
     let store = Scripted::default();
+    store.0.lock().unwrap().at_once = at_once;
     let mut writer = started(&store).await;
     store.fail_next(error);
     let mut answers = Vec::new();
@@ -212,34 +227,51 @@ fn a_failure_is_told_by_the_error_the_store_carries() {
 
 #[tokio::test]
 async fn an_unacknowledged_write_lets_the_room_go_and_nothing_more_is_written() {
-    let (store, answers) = after_failure(io::Error::other(Unacknowledged(
-        "no acknowledgement within the timeout".into(),
-    )))
-    .await;
-    assert_eq!(answers, [false, false, false], "the room must let go");
-    assert_eq!(
-        store.tries(),
-        2,
-        "the create, the failed append, nothing after"
-    );
-    assert_eq!(store.actions(), [1]);
+    for at_once in [false, true] {
+        let (store, answers) = after_failure(
+            io::Error::other(Unacknowledged(
+                "no acknowledgement within the timeout".into(),
+            )),
+            at_once,
+        )
+        .await;
+        assert_eq!(answers, [false, false, false], "the room must let go");
+        assert_eq!(
+            store.tries(),
+            2,
+            "the create, the failed append, nothing after"
+        );
+        assert_eq!(store.actions(), [1]);
+    }
 }
 
 #[tokio::test]
 async fn a_fenced_write_lets_the_room_go_and_nothing_more_is_written() {
-    let (store, answers) = after_failure(io::Error::other(Revoked("a newer writer".into()))).await;
-    assert_eq!(answers, [false, false, false]);
-    assert_eq!(store.tries(), 2);
-    assert_eq!(store.actions(), [1]);
+    for at_once in [false, true] {
+        let (store, answers) =
+            after_failure(io::Error::other(Revoked("a newer writer".into())), at_once).await;
+        assert_eq!(answers, [false, false, false]);
+        assert_eq!(store.tries(), 2);
+        assert_eq!(store.actions(), [1]);
+    }
 }
 
 #[tokio::test]
 async fn another_failure_lets_the_game_go_on_and_the_next_write_sends_what_was_missing() {
     // A file store's disk error: the single node keeps its documented behaviour.
-    let (store, answers) = after_failure(io::Error::from(io::ErrorKind::StorageFull)).await;
-    assert_eq!(answers, [true, true, true]);
-    assert_eq!(store.tries(), 4);
-    assert_eq!(store.actions(), [1, 2, 3, 4], "nothing lost, nothing twice");
+    for at_once in [false, true] {
+        let (store, answers) =
+            after_failure(io::Error::from(io::ErrorKind::StorageFull), at_once).await;
+        assert_eq!(answers, [true, true, true]);
+        assert_eq!(store.tries(), 4);
+        assert_eq!(store.actions(), [1, 2, 3, 4], "nothing lost, nothing twice");
+        let appended_at_once = store.0.lock().unwrap().appended_at_once;
+        assert_eq!(
+            appended_at_once,
+            if at_once { 3 } else { 0 },
+            "a store that appends at once is never awaited for an append"
+        );
+    }
 }
 
 #[tokio::test]
