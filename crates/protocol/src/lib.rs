@@ -26,6 +26,7 @@ pub mod openapi;
 pub mod record;
 pub mod server;
 pub mod snapshot;
+mod text;
 
 /// The version of this protocol, sent in every `welcome` of a two-player `plyyard` room.
 pub const PROTOCOL_VERSION: u32 = 1;

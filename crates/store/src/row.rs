@@ -8,7 +8,7 @@
 
 use aeroplane_protocol::record::{
     FairnessRecord, GameRecord, LoggedAction, PLYYARD_FORMAT, Places, PlayerRecord, Players,
-    ResultRecord, TABLE_FORMAT,
+    ResultRecord, TABLE_FORMAT, actions_json,
 };
 use aeroplane_rules::Side;
 use serde::Serialize;
@@ -132,8 +132,7 @@ impl GameRow {
     /// The row that stores `record`. Times are kept in UTC to the microsecond.
     pub(crate) fn from_record(record: &GameRecord) -> Result<GameRow, StoreError> {
         check_storable(record)?;
-        let actions = serde_json::to_string(&record.actions)
-            .map_err(|error| StoreError::Rejected(format!("action log: {error}")))?;
+        let actions = actions_json(&record.actions);
         let house_rules = serde_json::to_string(&record.house_rules)
             .map_err(|error| StoreError::Rejected(format!("house rules: {error}")))?;
         let players = &record.players;

@@ -179,8 +179,8 @@ pub struct OutboxHandle {
 
 impl OutboxHandle {
     /// Writes `record` durably to the outbox and returns; the store gets it in the background.
-    pub async fn submit(&self, record: GameRecord) -> Result<(), OutboxError> {
-        let bytes = serde_json::to_vec(&record)?;
+    pub async fn submit(&self, mut record: GameRecord) -> Result<(), OutboxError> {
+        let bytes = record.to_json_vec()?;
         let (kept, outcome) = oneshot::channel();
         let unsynced = Unsynced {
             id: record.id,

@@ -117,14 +117,32 @@ pub enum Line {
     Clock(SavedClock),
 }
 
+impl Line {
+    /// Appends the entry's JSON to `out` (no newline). An action's, one per action played, is
+    /// written by hand as the text `serde_json` gives it ([`LoggedAction::write_json`]); the
+    /// other entries go through `serde_json`.
+    pub(super) fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            Line::Action(logged) => {
+                out.extend_from_slice(b"{\"action\":");
+                logged.write_json(out);
+                out.push(b'}');
+            }
+            Line::Setup(_) | Line::Undone(_) | Line::Clock(_) => {
+                serde_json::to_writer(&mut *out, self).expect("journal entries encode");
+            }
+        }
+    }
+}
+
 /// Entries as JSON lines (one entry per line, each line ending in `\n`).
 pub(super) fn encode_lines(entries: &[Line]) -> String {
-    let mut text = String::new();
+    let mut text = Vec::new();
     for entry in entries {
-        text.push_str(&serde_json::to_string(entry).expect("journal entries encode"));
-        text.push('\n');
+        entry.write_json(&mut text);
+        text.push(b'\n');
     }
-    text
+    String::from_utf8(text).expect("JSON is UTF-8")
 }
 
 /// Adds the entries of JSON lines to `entries`, up to the first unreadable one (an error).
@@ -133,4 +151,63 @@ pub(super) fn decode_lines(text: &str, entries: &mut Vec<Line>) -> serde_json::R
         entries.push(serde_json::from_str(line)?);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use aeroplane_rules::{Die, Forfeit, Plane, TableAction};
+
+    use super::*;
+
+    #[test]
+    fn every_entry_is_written_as_serde_json_writes_it_and_read_back() {
+        let logged = |event, action, undone| {
+            Line::Action(LoggedAction {
+                event,
+                action,
+                undone,
+            })
+        };
+        let entries = [
+            logged(
+                3,
+                TableAction::Roll {
+                    colour: Side::Red,
+                    value: Die::SIX,
+                },
+                false,
+            ),
+            logged(
+                40,
+                TableAction::Move {
+                    colour: Side::Blue,
+                    plane: Plane::ALL[2],
+                },
+                true,
+            ),
+            logged(
+                u64::MAX,
+                TableAction::Forfeit {
+                    colour: Side::Yellow,
+                    reason: Forfeit::Abandoned,
+                },
+                false,
+            ),
+            Line::Undone(vec![4, 5]),
+            Line::Clock(SavedClock {
+                strikes: vec![1, 0],
+                played: vec![7],
+            }),
+        ];
+        for entry in &entries {
+            let mut written = Vec::new();
+            entry.write_json(&mut written);
+            assert_eq!(written, serde_json::to_vec(entry).unwrap(), "{entry:?}");
+        }
+        let text = encode_lines(&entries);
+        assert_eq!(text.lines().count(), entries.len());
+        let mut read = Vec::new();
+        decode_lines(&text, &mut read).unwrap();
+        assert_eq!(read, entries);
+    }
 }

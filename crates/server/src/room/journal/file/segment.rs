@@ -128,7 +128,7 @@ pub(super) const LINE_BYTES: usize = 128;
 pub(super) fn push_entries(text: &mut Vec<u8>, id: Uuid, entries: &[Line]) {
     for entry in entries {
         push_prefix(text, id);
-        serde_json::to_writer(&mut *text, entry).expect("journal entries encode");
+        entry.write_json(text);
         text.push(b'\n');
     }
 }

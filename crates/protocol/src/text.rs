@@ -1,0 +1,62 @@
+//! JSON text written directly, for the few messages and lines written at every action.
+//!
+//! `serde_json` writes every key and every name through its escape table, a byte at a time,
+//! and that was the largest part of encoding an action's events, its journal line and its
+//! stored row (issue 18). The hot shapes are a few fixed ASCII keys and names around numbers,
+//! so they are written here as text; every other message still goes through `serde_json`.
+//! Each writer's output is held to `serde_json`'s, byte for byte, by the tests of the type it
+//! writes (`server.rs`, `record.rs`, and `tests/wire_events.rs` over thousands of games): the
+//! wire and the files are unchanged.
+//!
+//! Every piece is written as a `&str` ([`Out`]), so a frame is built as a `String` without
+//! checking its bytes again as UTF-8.
+
+use aeroplane_rules::Side;
+
+/// Where JSON text goes: a `String` (a frame, a stored action log) or the bytes of a journal's
+/// lines.
+pub(crate) trait Out {
+    /// Appends `text`.
+    fn put(&mut self, text: &str);
+}
+
+impl Out for String {
+    fn put(&mut self, text: &str) {
+        self.push_str(text);
+    }
+}
+
+impl Out for Vec<u8> {
+    fn put(&mut self, text: &str) {
+        self.extend_from_slice(text.as_bytes());
+    }
+}
+
+/// Appends `value` in decimal.
+pub(crate) fn number(out: &mut impl Out, value: u64) {
+    out.put(itoa::Buffer::new().format(value));
+}
+
+/// Appends a one-digit number (a die value, a plane).
+pub(crate) fn digit(out: &mut impl Out, value: u8) {
+    const DIGITS: [&str; 10] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
+    out.put(DIGITS[usize::from(value)]);
+}
+
+/// Appends `word` as a JSON string; `word` is one of the crate's fixed names (lower-case ASCII
+/// and `_`), which need no escaping.
+pub(crate) fn word(out: &mut impl Out, word: &str) {
+    debug_assert!(
+        word.bytes()
+            .all(|byte| byte.is_ascii_lowercase() || byte == b'_'),
+        "{word} needs no escaping"
+    );
+    out.put("\"");
+    out.put(word);
+    out.put("\"");
+}
+
+/// Appends a colour's name.
+pub(crate) fn side(out: &mut impl Out, side: Side) {
+    word(out, side.as_str());
+}
