@@ -16,6 +16,7 @@ use crate::client::{Phrase, Role};
 use crate::error::ErrorCode;
 use crate::record::ResultRecord;
 use crate::snapshot::Snapshot;
+use crate::text::{self, Out as _};
 
 /// One message from the server, tagged by `type`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -131,8 +132,19 @@ impl ServerMessage {
     }
 
     /// Encodes the message as a JSON text frame.
+    ///
+    /// The events of nearly every action (`rolled`, `moved`, `turn_passed`) are written
+    /// directly (`text.rs`; the same text `serde_json` writes, which the tests check), every
+    /// other message through `serde_json`.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).expect("server messages always serialize")
+        let mut out = String::with_capacity(EVENT_BYTES);
+        match self {
+            ServerMessage::Rolled(rolled) => rolled.write_json(&mut out),
+            ServerMessage::Moved(moved) => moved.write_json(&mut out),
+            ServerMessage::TurnPassed(passed) => passed.write_json(&mut out),
+            _ => return serde_json::to_string(self).expect("server messages always serialize"),
+        }
+        out
     }
 
     /// Decodes a frame (for clients and tests).
@@ -537,6 +549,224 @@ pub struct PlayerOut {
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+/// Room for a `rolled`, a `moved` or a `turn_passed` without growing.
+const EVENT_BYTES: usize = 192;
+
+impl Rolled {
+    /// Appends the message's JSON, `type` first, as `serde_json` writes it.
+    fn write_json(&self, out: &mut String) {
+        out.put("{\"type\":\"rolled\",\"event\":");
+        text::number(out, self.event);
+        out.put(",\"colour\":");
+        text::side(out, self.colour);
+        out.put(",\"value\":");
+        text::digit(out, self.value.value());
+        out.put(",\"legal\":");
+        text::planes(out, self.legal);
+        text::clock(out, self.deadline_ms, self.by_clock);
+        out.put("}");
+    }
+}
+
+impl Moved {
+    /// Appends the message's JSON, `type` first, as `serde_json` writes it.
+    fn write_json(&self, out: &mut String) {
+        out.put("{\"type\":\"moved\",\"event\":");
+        text::number(out, self.event);
+        out.put(",\"colour\":");
+        text::side(out, self.colour);
+        out.put(",\"plane\":");
+        text::digit(out, self.plane.number());
+        out.put(",\"from\":");
+        text::position(out, self.from);
+        out.put(",\"to\":");
+        text::position(out, self.to);
+        out.put(",\"captures\":[");
+        for (index, capture) in self.captures.iter().enumerate() {
+            if index > 0 {
+                out.put(",");
+            }
+            out.put("{\"colour\":");
+            text::side(out, capture.colour);
+            out.put(",\"planes\":");
+            text::planes(out, capture.planes);
+            out.put(",\"square\":");
+            text::number(out, u64::from(capture.square.value()));
+            out.put("}");
+        }
+        out.put("],\"finished\":");
+        text::boolean(out, self.finished);
+        out.put(",\"extra_roll\":");
+        text::boolean(out, self.extra_roll);
+        text::clock(out, self.deadline_ms, self.by_clock);
+        out.put("}");
+    }
+}
+
+impl TurnPassed {
+    /// Appends the message's JSON, `type` first, as `serde_json` writes it.
+    fn write_json(&self, out: &mut String) {
+        out.put("{\"type\":\"turn_passed\",\"event\":");
+        text::number(out, self.event);
+        out.put(",\"from\":");
+        text::side(out, self.from);
+        out.put(",\"to\":");
+        text::side(out, self.to);
+        out.put(",\"reason\":");
+        text::word(
+            out,
+            match self.reason {
+                PassReason::Normal => "normal",
+                PassReason::NoLegalMove => "no_legal_move",
+                PassReason::VoidThirdSix => "void_third_six",
+            },
+        );
+        text::clock(out, self.deadline_ms, false);
+        out.put("}");
+    }
+}
+
 fn is_false(value: &bool) -> bool {
     !*value
+}
+
+#[cfg(test)]
+mod tests {
+    use aeroplane_rules::PlaneSet;
+
+    use super::*;
+
+    /// Every set of planes, from none to all four.
+    fn plane_sets() -> impl Iterator<Item = PlaneSet> {
+        (0..16u8).map(|bits| {
+            Plane::ALL
+                .into_iter()
+                .filter(|plane| bits & (1 << plane.number()) != 0)
+                .fold(PlaneSet::EMPTY, PlaneSet::with)
+        })
+    }
+
+    fn positions() -> impl Iterator<Item = Position> {
+        [Position::Base, Position::Finished]
+            .into_iter()
+            .chain((0..=56).map(Position::Route))
+    }
+
+    /// The message's text from `to_json` is `serde_json`'s.
+    fn same(message: ServerMessage) {
+        let expected = serde_json::to_string(&message).unwrap();
+        assert_eq!(message.to_json(), expected);
+    }
+
+    const CLOCKS: [(Option<u64>, bool); 4] = [
+        (None, false),
+        (Some(0), false),
+        (Some(30_000), true),
+        (None, true),
+    ];
+    const EVENTS: [u64; 4] = [0, 9, 1_234, u64::MAX];
+
+    #[test]
+    fn a_rolled_written_by_hand_is_serde_jsons_text() {
+        for (event, colour, (deadline_ms, by_clock)) in EVENTS
+            .into_iter()
+            .flat_map(|event| Side::ALL.map(|colour| (event, colour)))
+            .flat_map(|(event, colour)| CLOCKS.map(|clock| (event, colour, clock)))
+        {
+            for value in Die::ALL {
+                for legal in plane_sets() {
+                    same(ServerMessage::Rolled(Rolled {
+                        event,
+                        colour,
+                        value,
+                        legal,
+                        deadline_ms,
+                        by_clock,
+                    }));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_moved_written_by_hand_is_serde_jsons_text() {
+        let square = |index| RingIndex::new(index).unwrap();
+        let captures = [
+            vec![],
+            vec![Capture {
+                colour: Side::Yellow,
+                planes: PlaneSet::EMPTY.with(Plane::ALL[2]),
+                square: square(50),
+            }],
+            vec![
+                Capture {
+                    colour: Side::Blue,
+                    planes: PlaneSet::EMPTY.with(Plane::ALL[0]).with(Plane::ALL[3]),
+                    square: square(0),
+                },
+                Capture {
+                    colour: Side::Green,
+                    planes: PlaneSet::EMPTY.with(Plane::ALL[1]),
+                    square: square(9),
+                },
+            ],
+        ];
+        for (event, (deadline_ms, by_clock)) in EVENTS
+            .into_iter()
+            .flat_map(|event| CLOCKS.map(|clock| (event, clock)))
+        {
+            for colour in Side::ALL {
+                for plane in Plane::ALL {
+                    for (from, to) in positions()
+                        .map(|from| (from, Position::Route(7)))
+                        .chain(positions().map(|to| (Position::Base, to)))
+                    {
+                        for captures in &captures {
+                            for (finished, extra_roll) in
+                                [(false, false), (true, false), (false, true), (true, true)]
+                            {
+                                same(ServerMessage::Moved(Moved {
+                                    event,
+                                    colour,
+                                    plane,
+                                    from,
+                                    to,
+                                    captures: captures.clone(),
+                                    finished,
+                                    extra_roll,
+                                    deadline_ms,
+                                    by_clock,
+                                }));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_turn_passed_written_by_hand_is_serde_jsons_text() {
+        for event in EVENTS {
+            for from in Side::ALL {
+                for to in Side::ALL {
+                    for reason in [
+                        PassReason::Normal,
+                        PassReason::NoLegalMove,
+                        PassReason::VoidThirdSix,
+                    ] {
+                        for deadline_ms in [None, Some(0), Some(30_000)] {
+                            same(ServerMessage::TurnPassed(TurnPassed {
+                                event,
+                                from,
+                                to,
+                                reason,
+                                deadline_ms,
+                            }));
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -11,7 +11,7 @@
 //! Every piece is written as a `&str` ([`Out`]), so a frame is built as a `String` without
 //! checking its bytes again as UTF-8.
 
-use aeroplane_rules::Side;
+use aeroplane_rules::{PlaneSet, Position, Side};
 
 /// Where JSON text goes: a `String` (a frame, a stored action log) or the bytes of a journal's
 /// lines.
@@ -59,4 +59,41 @@ pub(crate) fn word(out: &mut impl Out, word: &str) {
 /// Appends a colour's name.
 pub(crate) fn side(out: &mut impl Out, side: Side) {
     word(out, side.as_str());
+}
+
+/// Appends a plane's position: `"base"`, its route progress, or `"finished"`.
+pub(crate) fn position(out: &mut impl Out, position: Position) {
+    match position {
+        Position::Base => word(out, "base"),
+        Position::Route(progress) => number(out, u64::from(progress)),
+        Position::Finished => word(out, "finished"),
+    }
+}
+
+/// Appends a set of planes as the array of their numbers.
+pub(crate) fn planes(out: &mut impl Out, planes: PlaneSet) {
+    out.put("[");
+    for (index, plane) in planes.iter().enumerate() {
+        if index > 0 {
+            out.put(",");
+        }
+        digit(out, plane.number());
+    }
+    out.put("]");
+}
+
+/// Appends `true` or `false`.
+pub(crate) fn boolean(out: &mut impl Out, value: bool) {
+    out.put(if value { "true" } else { "false" });
+}
+
+/// Appends the turn clock's fields of an event, as `serde_json` leaves them out when unset.
+pub(crate) fn clock(out: &mut impl Out, deadline_ms: Option<u64>, by_clock: bool) {
+    if let Some(deadline_ms) = deadline_ms {
+        out.put(",\"deadline_ms\":");
+        number(out, deadline_ms);
+    }
+    if by_clock {
+        out.put(",\"by_clock\":true");
+    }
 }

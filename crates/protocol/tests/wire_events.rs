@@ -1,6 +1,7 @@
 //! `wire_events` pinned over thousands of seeded random games: the wire messages of every action
 //! are compared, as JSON, with the golden hashes in `tests/data/wire_events.txt`, each rules event
-//! but a resignation is one wire event, and `wire_event_count` counts them.
+//! but a resignation is one wire event, and `wire_event_count` counts them. `to_json`, which
+//! writes the events of nearly every action by hand, gives `serde_json`'s text for every message.
 //!
 //! The golden file was written by the state machine that folded the rules' small events (deployed
 //! or moved, captured, finished, extra roll) into one `moved` message, before the rules told a
@@ -138,6 +139,8 @@ fn play(index: u64, seen: &mut Seen) -> (u64, u64) {
         for (offset, message) in wire.iter().enumerate() {
             assert_eq!(message.event(), Some(next_event + offset as u64));
             let line = serde_json::to_string(message).expect("a message serializes");
+            // What the server sends: the hot events are written by hand, to the same text.
+            assert_eq!(message.to_json(), line);
             seen.note(message, &line);
             hash = fnv1a(hash, line.as_bytes());
             hash = fnv1a(hash, b"\n");
