@@ -267,13 +267,13 @@ impl Serialize for LoggedAction {
 impl LoggedAction {
     /// Appends the action's JSON to `out`: the very text its [`Serialize`] form gives through
     /// `serde_json` (a test holds the two to every action), for the paths that write every
-    /// action of every game (the journal's lines, the stored game's action log).
+    /// action of every game: the journal's lines, the outbox's record
+    /// ([`GameRecord::to_json_vec`]) and the store's row ([`actions_json`]).
     ///
     /// Written out (`text.rs`) because `serde_json` copies every key and name byte by byte
     /// through its escape table, and these are a few fixed ASCII words: its serializer took
     /// about 1,000 instructions an action, and every action was written three times (the
-    /// journal's line, the outbox's record, the store's row; issue 18). The outbox's record,
-    /// written once per game with the rest of the record, still goes through `serde_json`.
+    /// journal's line, the outbox's record, the store's row; issue 18).
     pub fn write_json(&self, out: &mut Vec<u8>) {
         self.write_to(out);
     }
