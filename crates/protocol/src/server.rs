@@ -137,14 +137,18 @@ impl ServerMessage {
     /// directly (`text.rs`; the same text `serde_json` writes, which the tests check), every
     /// other message through `serde_json`.
     pub fn to_json(&self) -> String {
-        let mut out = String::with_capacity(EVENT_BYTES);
-        match self {
-            ServerMessage::Rolled(rolled) => rolled.write_json(&mut out),
-            ServerMessage::Moved(moved) => moved.write_json(&mut out),
-            ServerMessage::TurnPassed(passed) => passed.write_json(&mut out),
-            _ => return serde_json::to_string(self).expect("server messages always serialize"),
+        /// The text `write` makes, in a string with room for an event.
+        fn event(write: impl FnOnce(&mut String)) -> String {
+            let mut out = String::with_capacity(EVENT_BYTES);
+            write(&mut out);
+            out
         }
-        out
+        match self {
+            ServerMessage::Rolled(rolled) => event(|out| rolled.write_json(out)),
+            ServerMessage::Moved(moved) => event(|out| moved.write_json(out)),
+            ServerMessage::TurnPassed(passed) => event(|out| passed.write_json(out)),
+            _ => serde_json::to_string(self).expect("server messages always serialize"),
+        }
     }
 
     /// Decodes a frame (for clients and tests).
@@ -548,7 +552,6 @@ pub struct PlayerOut {
     pub reason: aeroplane_rules::EndReason,
 }
 
-#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
 /// Room for a `rolled`, a `moved` or a `turn_passed` without growing.
 const EVENT_BYTES: usize = 192;
 
@@ -626,6 +629,7 @@ impl TurnPassed {
     }
 }
 
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
 fn is_false(value: &bool) -> bool {
     !*value
 }
