@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::ErrorCode;
 
+mod plain;
+
 /// The `type` names a client may send.
 pub const CLIENT_TYPES: [&str; 15] = [
     "join",
@@ -245,54 +247,17 @@ pub struct DecodeError {
 /// A frame that is a valid message is decoded straight into it; only one that is not goes
 /// through a JSON value first, to say why (and to find its request id). The value was a
 /// second pass over every frame, about 2% of the server's CPU per action (issue 18). The two
-/// messages of nearly every action, `roll` and `move`, are read as one flat object first:
-/// serde reads an internally tagged enum by buffering the whole object, and that was a quarter
-/// of the server's instructions for reading a frame.
+/// messages of nearly every action, `roll` and `move`, are read without serde first when they
+/// come in the plain shape our clients send (`client/plain.rs` says why and what that shape
+/// is); serde reads everything else.
 pub fn decode(text: &str) -> Result<ClientMessage, DecodeError> {
-    if let Some(message) = roll_or_move(text) {
+    if let Some(message) = plain::roll_or_move(text) {
         return Ok(message);
     }
     if let Ok(message) = serde_json::from_str(text) {
         return Ok(message);
     }
     explain(text)
-}
-
-/// A `roll` or a `move`, read as the flat object they are; `None` for anything else (which
-/// [`decode`] then reads the general way).
-fn roll_or_move(text: &str) -> Option<ClientMessage> {
-    /// Every field a `roll` or a `move` may have, and no other.
-    #[derive(Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Flat<'a> {
-        #[serde(rename = "type", borrow)]
-        kind: &'a str,
-        #[serde(default)]
-        id: Option<u64>,
-        seen: u64,
-        /// `None` when absent; `Some(None)` for `null` (a field a `roll` does not have).
-        #[serde(default, deserialize_with = "present")]
-        plane: Option<Option<Plane>>,
-    }
-    /// A field that is there, `null` or not.
-    fn present<'de, D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Option<Option<Plane>>, D::Error> {
-        Option::<Plane>::deserialize(deserializer).map(Some)
-    }
-    let flat: Flat<'_> = serde_json::from_str(text).ok()?;
-    match (flat.kind, flat.plane) {
-        ("roll", None) => Some(ClientMessage::Roll(Act {
-            id: flat.id,
-            seen: flat.seen,
-        })),
-        ("move", Some(Some(plane))) => Some(ClientMessage::Move(MovePlane {
-            id: flat.id,
-            seen: flat.seen,
-            plane,
-        })),
-        _ => None,
-    }
 }
 
 /// Decodes a frame through a JSON value, saying why it is no message.
