@@ -21,14 +21,6 @@
 //!   else truncating it under a running server is outside what the server defends against (it
 //!   would stop the server with SIGBUS, as it would any program that maps files).
 //!
-//! **Faults taken a chunk at a time.** The first store to each page of the map is a page fault
-//! (the page put in the page cache and marked writable), about one every eighteen actions and
-//! some 4 µs each under load. So each chunk, once allocated, is faulted in whole with one
-//! `madvise(MADV_POPULATE_WRITE)` (Linux 5.14 and later; where it is refused, the stores fault
-//! as before): the same work for the kernel, but one system call instead of a fault's trap per
-//! page (issue 18, stop 50). Its pages are then dirty zeros until written, which the file
-//! holds there anyway (an allocated range reads as zeros).
-//!
 //! **Memory.** Pages far behind the write front are dropped from the map (`MADV_DONTNEED`) as the
 //! file grows, so the map never holds more than a few chunks of the process's resident memory.
 //! For a shared file map this only unmaps them: what was written stays in the page cache,
@@ -64,34 +56,12 @@ impl Mapped {
         let capacity = capacity.max(1).next_multiple_of(CHUNK);
         let length = usize::try_from(capacity).map_err(|_| io::ErrorKind::InvalidInput)?;
         rustix::fs::fallocate(file, FallocateFlags::empty(), 0, CHUNK)?;
-        let mapped = Mapped {
+        Ok(Mapped {
             map: MmapOptions::new().len(length).map_raw(file)?,
             allocated: AtomicU64::new(CHUNK),
             growth: Mutex::new(0),
-        };
-        mapped.prefault(0, CHUNK);
-        Ok(mapped)
+        })
     }
-
-    /// Faults in the map's pages of `start..end` writable with one system call (see the module
-    /// docs); a kernel that refuses, or a system other than Linux, leaves them to fault one by
-    /// one when written.
-    #[cfg(target_os = "linux")]
-    fn prefault(&self, start: u64, end: u64) {
-        let (Ok(start), Ok(end)) = (usize::try_from(start), usize::try_from(end)) else {
-            return;
-        };
-        let end = end.min(self.map.len());
-        if start < end {
-            let _ = self
-                .map
-                .advise_range(memmap2::Advice::PopulateWrite, start, end - start);
-        }
-    }
-
-    /// Outside Linux the pages fault one by one when written.
-    #[cfg(not(target_os = "linux"))]
-    fn prefault(&self, _start: u64, _end: u64) {}
 
     /// Copies `bytes` to `offset` of the file, which the caller reserved for them alone, and
     /// answers whether it did: not when the range passes the end of the map or the file could
@@ -139,7 +109,6 @@ impl Mapped {
         }
         let target = end.next_multiple_of(CHUNK).min(self.map.len() as u64);
         rustix::fs::fallocate(file, FallocateFlags::empty(), allocated, target - allocated)?;
-        self.prefault(allocated, target);
         self.allocated.store(target, Ordering::Release);
         let behind = allocated.saturating_sub(CHUNK);
         if behind > *dropped {
