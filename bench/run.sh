@@ -14,6 +14,10 @@
 #
 # Settings (environment): REPEATS=3 ROOMS=1000 DURATION=20s RATE=5000 IDLE=10000 HOLD=30s
 #   TARGETS="aeroplane echo broadcast colyseus" LEVEL=random SOURCE_ADDRS=127.0.0.1,...,127.0.0.8
+#   The target `broadcast-game` is the broadcast echo with its two seats taking turns in the
+#   order of a real game between two bots of LEVEL (the load generator's `--turns game`: a seat
+#   rolls again after a six, passes at once when its roll moves nothing) instead of two actions
+#   each in strict alternation; `echo-game` likewise. Add it to TARGETS beside `broadcast`.
 #   VARIANTS="name=<binary> ...": other builds of our server (an earlier commit, another
 #   profile), each the target `name`, run under the same flags and load as ours, so a change is
 #   measured interleaved with its yardsticks (put the names in TARGETS; a server older than
@@ -79,7 +83,7 @@ done
 # kind_of TARGET: the server a target runs (aeroplane, echo, broadcast or colyseus).
 kind_of() {
     local target="$1"
-    if [[ -n "${VARIANT[$target]:-}" ]]; then
+    if [[ -n "${VARIANT[$target]:-}" || "$target" == *-game ]]; then
         case "$target" in
         echo*) target='echo' ;;
         broadcast*) target=broadcast ;;
@@ -175,6 +179,9 @@ load_run() {
     if [[ "$MODE" == open ]]; then
         args+=(--rate "$RATE" --warmup "$WARMUP")
     fi
+    if [[ "$target" == *-game ]]; then
+        args+=(--turns game)
+    fi
     log "$MODE run $repeat: $target, $ROOMS rooms, $DURATION$([[ $MODE == open ]] && echo ", $RATE actions/s" || true)"
     before="$(cpu_ticks "$SERVER_PID")"
     local status=0 TIMEFORMAT='%U %S'
@@ -205,7 +212,7 @@ import glob, json, statistics, sys
 
 out, mode, rooms = sys.argv[1], sys.argv[2], int(sys.argv[3])
 runs = [json.load(open(path)) for path in sorted(glob.glob(f"{out}/{mode}-*.json"))]
-order = {"aeroplane": 0, "echo": 1, "broadcast": 2, "colyseus": 3}
+order = {"aeroplane": 0, "echo": 1, "echo-game": 1.5, "broadcast": 2, "broadcast-game": 2.5, "colyseus": 3}
 # Variants of our server (BEFORE, VARIANTS) first, in the order they were run.
 for run in runs:
     order.setdefault(run["target"], -1)
@@ -268,7 +275,7 @@ def count(values, holds):
 
 print()
 for build in builds:
-    for peer, most in (("broadcast", 1.5), ("colyseus", 0.5)):
+    for peer, most in (("broadcast", 1.5), ("broadcast-game", 1.5), ("colyseus", 0.5)):
         pairs = [(by_run[build, r], by_run[peer, r]) for r in repeats
                  if (build, r) in by_run and (peer, r) in by_run]
         if not pairs:

@@ -10,6 +10,8 @@
 //!   room is two connections sending messages of the same size as our `roll` and `move`.
 //! - [`Target::Broadcast`]: the same server's broadcast rooms, the fair ceiling: the same
 //!   messages, but each goes to both connections of the room, as our events go to both players.
+//!   The two connections of an echo or broadcast room take turns two actions each, or in the
+//!   order of a real game ([`Turns`]).
 //! - [`Target::Colyseus`]: the Colyseus peer (`bench/colyseus`): each room is two clients that
 //!   match-make into one Colyseus room and alternate roll and move messages.
 //!
@@ -73,8 +75,11 @@ pub struct LoadConfig {
     pub duration: Option<Duration>,
     /// Open loop: actions due per second over all rooms together; `None` is a closed loop.
     pub rate: Option<f64>,
-    /// How the bots choose planes (our server only).
+    /// How the bots choose planes: our server's bot clients, and the bots whose game sets the
+    /// order of the yardsticks' turns ([`Turns::Game`]).
     pub level: Level,
+    /// The order in which the two seats of a yardstick's room (echo, broadcast) act.
+    pub turns: Turns,
     /// The edition each room plays, with its house rules (our server only): `plyyard` (today's
     /// two-player game, the benchmarks' default), `flights` or `classic`.
     pub rules: Rules,
@@ -144,6 +149,44 @@ impl FromStr for Target {
             .ok_or_else(|| {
                 format!("`{text}` is not a target: expected aeroplane, echo, broadcast or colyseus")
             })
+    }
+}
+
+/// The order in which the two seats of a yardstick's room (the echo and broadcast targets) act.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Turns {
+    /// Red rolls and moves, then Yellow rolls and moves, and so on: 300 actions a game, each
+    /// seat two in a row. The order of every yardstick run through stop 50 (docs/benchmarks.md).
+    #[default]
+    Alternate,
+    /// The order of a real game: a `plyyard` game between two bots of the run's level, played
+    /// out by the rules engine in the generator before the room opens, so that a seat rolls
+    /// again after a six, passes at once when its roll moves nothing, and waits through the
+    /// opponent's runs of actions, as our server's players do.
+    Game,
+}
+
+impl Turns {
+    /// Every order, as the command line names them.
+    pub const ALL: [Turns; 2] = [Turns::Alternate, Turns::Game];
+
+    /// The name on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Turns::Alternate => "alternate",
+            Turns::Game => "game",
+        }
+    }
+}
+
+impl FromStr for Turns {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Turns::ALL
+            .into_iter()
+            .find(|turns| turns.as_str() == text)
+            .ok_or_else(|| format!("`{text}` is not an order of turns: expected alternate or game"))
     }
 }
 

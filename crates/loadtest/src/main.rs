@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use aeroplane_bot::Level;
 use aeroplane_loadtest::idle::{self, IdleConfig, IdleLayout};
-use aeroplane_loadtest::{self as loadtest, LoadConfig, LoadReport, Progress, Target};
+use aeroplane_loadtest::{self as loadtest, LoadConfig, LoadReport, Progress, Target, Turns};
 use aeroplane_rules::Rules;
 use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -79,9 +79,16 @@ struct Args {
     /// How long to hold the idle connections open, e.g. `30s`.
     #[arg(long, default_value = "30s", value_parser = parse_duration, requires = "idle")]
     hold: Duration,
-    /// How the bots choose planes: random, easy, normal or hard.
+    /// How the bots choose planes: random, easy, normal or hard (our server's bot clients, and
+    /// the bots whose game orders the turns of `--turns game`).
     #[arg(long, default_value = "random")]
     level: Level,
+    /// The order in which the two seats of an echo or broadcast room act: alternate (Red rolls
+    /// and moves, then Yellow, 300 actions a game) or game (the order of a real plyyard game
+    /// between two bots of `--level`, played out by the rules engine here: a seat rolls again
+    /// after a six and passes at once when its roll moves nothing, as our players do).
+    #[arg(long, default_value = "alternate")]
+    turns: Turns,
     /// The edition every room plays (our server only): plyyard (the two-player game the
     /// benchmarks measure), flights, classic or classic+jump-after-shortcut (docs/rules/).
     #[arg(long, default_value = "plyyard", value_name = "EDITION")]
@@ -136,6 +143,12 @@ async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
     if let Some(connections) = args.idle {
         return run_idle(server, connections, server_pid, args).await;
     }
+    if args.turns != Turns::Alternate && !matches!(args.target, Target::Echo | Target::Broadcast) {
+        anyhow::bail!(
+            "--turns orders the seats of the echo and broadcast targets only; our server's and \
+             Colyseus's rooms take turns as their games do"
+        );
+    }
     if args.ruleset == Rules::PLYYARD && args.players != 2 {
         anyhow::bail!("plyyard seats two players; pass --ruleset flights or classic for more");
     }
@@ -147,6 +160,7 @@ async fn run(server: &str, args: Args) -> anyhow::Result<ExitCode> {
         duration: args.duration,
         rate: args.rate,
         level: args.level,
+        turns: args.turns,
         rules: args.ruleset,
         players: args.players,
         source_addrs: args.source_addrs.clone(),

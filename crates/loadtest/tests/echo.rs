@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use aeroplane_loadtest::{self as loadtest, LoadConfig, Progress, Target};
+use aeroplane_loadtest::{self as loadtest, LoadConfig, Progress, Target, Turns};
 use aeroplane_rules::Rules;
 
 #[tokio::test]
@@ -20,6 +20,7 @@ async fn a_bounded_echo_run_plays_every_game_without_errors() {
         duration: None,
         rate: None,
         level: aeroplane_bot::Level::Random,
+        turns: Turns::Alternate,
         rules: Rules::PLYYARD,
         players: 2,
         source_addrs: vec!["127.0.0.1".parse().unwrap(), "127.0.0.2".parse().unwrap()],
@@ -49,6 +50,7 @@ async fn a_bounded_broadcast_run_plays_every_game_and_every_message_reaches_both
         duration: None,
         rate: None,
         level: aeroplane_bot::Level::Random,
+        turns: Turns::Alternate,
         rules: Rules::PLYYARD,
         players: 2,
         source_addrs: Vec::new(),
@@ -62,4 +64,38 @@ async fn a_bounded_broadcast_run_plays_every_game_and_every_message_reaches_both
     assert_eq!(report.errors, Default::default());
     assert_eq!((report.games, report.failed_games), (3, 0));
     assert_eq!(report.actions, 3 * 300);
+}
+
+#[tokio::test]
+async fn a_broadcast_run_in_a_real_games_order_of_turns_plays_every_game() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(aeroplane_bench_echo::serve(listener));
+    let config = LoadConfig {
+        server: url,
+        target: Target::Broadcast,
+        rooms: 2,
+        games: Some(3),
+        duration: None,
+        rate: None,
+        level: aeroplane_bot::Level::Random,
+        turns: Turns::Game,
+        rules: Rules::PLYYARD,
+        players: 2,
+        source_addrs: Vec::new(),
+        action_timeout: Duration::from_secs(10),
+        warmup: Duration::ZERO,
+        ws_via: None,
+    };
+    let report = loadtest::run(config, Arc::new(Progress::default())).await;
+    // A seat that waits through several of the opponent's actions reads every copy of them
+    // before it acts, so a lost or misordered copy would stall the game into a timeout here.
+    assert_eq!(report.errors, Default::default());
+    assert_eq!((report.games, report.failed_games), (3, 0));
+    // Real games, each of its own length (no game of two random bots is as short as 20).
+    assert!(
+        report.actions >= 3 * 20 && report.actions != 3 * 300,
+        "{}",
+        report.actions
+    );
 }

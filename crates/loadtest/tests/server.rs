@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aeroplane_bot::Level;
-use aeroplane_loadtest::{self as loadtest, LoadConfig, Progress, Target};
+use aeroplane_loadtest::{self as loadtest, LoadConfig, Progress, Target, Turns};
 use aeroplane_rules::Rules;
 use aeroplane_server::{Config, RunningServer};
 use aeroplane_store::MemoryStore;
@@ -60,6 +60,7 @@ async fn a_bounded_load_test_finishes_every_game_without_errors() {
         duration: None,
         rate: None,
         level: aeroplane_bot::Level::Easy,
+        turns: Turns::Alternate,
         rules: Rules::PLYYARD,
         players: 2,
         source_addrs: vec!["127.0.0.1".parse().unwrap(), "127.0.0.2".parse().unwrap()],
@@ -87,6 +88,7 @@ async fn three_bots_a_room_play_three_player_classic_games_to_the_end_without_er
         duration: None,
         rate: None,
         level: Level::Random,
+        turns: Turns::Alternate,
         rules: Rules::CLASSIC,
         players: 3,
         source_addrs: Vec::new(),
@@ -143,6 +145,7 @@ async fn an_open_loop_run_sends_at_its_rate_and_stops_at_the_deadline_without_er
         duration: Some(Duration::from_millis(1500)),
         rate: Some(100.0),
         level: Level::Random,
+        turns: Turns::Alternate,
         rules: Rules::PLYYARD,
         players: 2,
         source_addrs: Vec::new(),
@@ -189,4 +192,26 @@ async fn the_loadtest_command_reports_a_clean_bounded_run_as_json() {
     assert!(summary["round_trip_ms"]["p99"].as_f64().unwrap() > 0.0);
     // The server runs inside this test process, which listens on the port: its memory is found.
     assert!(summary["server_peak_kib"].as_u64().unwrap() > 0);
+}
+
+#[tokio::test]
+async fn the_loadtest_command_refuses_an_order_of_turns_for_a_room_that_keeps_its_own() {
+    // Refused before anything connects, so no server is needed.
+    let output = run_cli(&[
+        "--server",
+        "http://127.0.0.1:9",
+        "--target",
+        "aeroplane",
+        "--turns",
+        "game",
+        "--games",
+        "1",
+    ])
+    .await;
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("--turns orders the seats of the echo and broadcast targets only"),
+        "{stderr}"
+    );
 }
