@@ -7,27 +7,38 @@ use std::time::Duration;
 use aeroplane_loadtest::{self as loadtest, LoadConfig, Progress, Target, Turns};
 use aeroplane_rules::Rules;
 
-#[tokio::test]
-async fn a_bounded_echo_run_plays_every_game_without_errors() {
+/// Starts the echo server in-process on a free port; answers its base URL.
+async fn echo_server() -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(aeroplane_bench_echo::serve(listener));
-    let config = LoadConfig {
-        server: url,
-        target: Target::Echo,
+    url
+}
+
+/// Three games in two rooms of `target` at `server`, the seats taking `turns`.
+fn three_games(server: String, target: Target, turns: Turns) -> LoadConfig {
+    LoadConfig {
+        server,
+        target,
         rooms: 2,
         games: Some(3),
         duration: None,
         rate: None,
         level: aeroplane_bot::Level::Random,
-        turns: Turns::Alternate,
+        turns,
         rules: Rules::PLYYARD,
         players: 2,
-        source_addrs: vec!["127.0.0.1".parse().unwrap(), "127.0.0.2".parse().unwrap()],
+        source_addrs: Vec::new(),
         action_timeout: Duration::from_secs(10),
         warmup: Duration::ZERO,
         ws_via: None,
-    };
+    }
+}
+
+#[tokio::test]
+async fn a_bounded_echo_run_plays_every_game_without_errors() {
+    let mut config = three_games(echo_server().await, Target::Echo, Turns::Alternate);
+    config.source_addrs = vec!["127.0.0.1".parse().unwrap(), "127.0.0.2".parse().unwrap()];
     let progress = Arc::new(Progress::default());
     let report = loadtest::run(config, progress.clone()).await;
     assert_eq!(report.errors, Default::default());
@@ -39,25 +50,7 @@ async fn a_bounded_echo_run_plays_every_game_without_errors() {
 
 #[tokio::test]
 async fn a_bounded_broadcast_run_plays_every_game_and_every_message_reaches_both_players() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(aeroplane_bench_echo::serve(listener));
-    let config = LoadConfig {
-        server: url,
-        target: Target::Broadcast,
-        rooms: 2,
-        games: Some(3),
-        duration: None,
-        rate: None,
-        level: aeroplane_bot::Level::Random,
-        turns: Turns::Alternate,
-        rules: Rules::PLYYARD,
-        players: 2,
-        source_addrs: Vec::new(),
-        action_timeout: Duration::from_secs(10),
-        warmup: Duration::ZERO,
-        ws_via: None,
-    };
+    let config = three_games(echo_server().await, Target::Broadcast, Turns::Alternate);
     let report = loadtest::run(config, Arc::new(Progress::default())).await;
     // A player waits for every copy of the opponent's messages before acting, so a message that
     // reached only its sender would stall the game into a timeout here.
@@ -68,25 +61,7 @@ async fn a_bounded_broadcast_run_plays_every_game_and_every_message_reaches_both
 
 #[tokio::test]
 async fn a_broadcast_run_in_a_real_games_order_of_turns_plays_every_game() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(aeroplane_bench_echo::serve(listener));
-    let config = LoadConfig {
-        server: url,
-        target: Target::Broadcast,
-        rooms: 2,
-        games: Some(3),
-        duration: None,
-        rate: None,
-        level: aeroplane_bot::Level::Random,
-        turns: Turns::Game,
-        rules: Rules::PLYYARD,
-        players: 2,
-        source_addrs: Vec::new(),
-        action_timeout: Duration::from_secs(10),
-        warmup: Duration::ZERO,
-        ws_via: None,
-    };
+    let config = three_games(echo_server().await, Target::Broadcast, Turns::Game);
     let report = loadtest::run(config, Arc::new(Progress::default())).await;
     // A seat that waits through several of the opponent's actions reads every copy of them
     // before it acts, so a lost or misordered copy would stall the game into a timeout here.
