@@ -31,14 +31,14 @@ pub(super) fn roll_or_move(text: &str) -> Option<ClientMessage> {
                 once(&mut fields.kind, kind)?;
                 after
             }
-            b"id" => {
-                let (id, after) = number(value)?;
-                once(&mut fields.id, id)?;
-                after
-            }
-            b"seen" => {
-                let (seen, after) = number(value)?;
-                once(&mut fields.seen, seen)?;
+            b"id" | b"seen" => {
+                let (number, after) = number(value)?;
+                let field = if name == b"id" {
+                    &mut fields.id
+                } else {
+                    &mut fields.seen
+                };
+                once(field, number)?;
                 after
             }
             b"plane" => {
