@@ -43,6 +43,7 @@ mod echo;
 pub mod idle;
 pub mod lag;
 mod pace;
+pub mod process;
 mod socket;
 
 use std::collections::BTreeMap;

@@ -2,9 +2,9 @@
 //! against our server, the echo ceiling or the Colyseus peer) and of `aeroplane_loadtest::idle`
 //! (many silent connections, for memory per connection).
 //!
-//! One file over 500 lines on purpose: it is the one command's flags, their checks and the
-//! dispatch to the library, 480 lines of code plus its tests; the measuring itself lives in the
-//! library (`lib.rs`, `aeroplane.rs`, `idle.rs`), so splitting this would only scatter the flags.
+//! The measuring lives in the library (`lib.rs`, `aeroplane.rs`, `idle.rs`), and reading the
+//! server's process from `/proc` in `process.rs`; this file is the one command's flags, their
+//! checks, the dispatch and the summaries.
 
 use std::io::Write as _;
 use std::net::IpAddr;
@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use aeroplane_bot::Level;
 use aeroplane_loadtest::idle::{self, IdleConfig, IdleLayout};
+use aeroplane_loadtest::process::{local_server_pid, peak_memory_kib, resident_memory_kib};
 use aeroplane_loadtest::{self as loadtest, LoadConfig, LoadReport, Progress, Target, Turns};
 use aeroplane_rules::Rules;
 use anyhow::Context as _;
@@ -432,80 +433,6 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(seconds))
 }
 
-/// The peak resident set size of process `pid`, in KiB (`VmHWM` of `/proc/<pid>/status`).
-fn peak_memory_kib(pid: u32) -> Option<u64> {
-    status_kib(pid, "VmHWM:")
-}
-
-/// The resident set size of process `pid` now, in KiB (`VmRSS` of `/proc/<pid>/status`).
-fn resident_memory_kib(pid: u32) -> Option<u64> {
-    status_kib(pid, "VmRSS:")
-}
-
-fn status_kib(pid: u32, field: &str) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|line| line.starts_with(field))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
-/// The process listening on the server's port, when the server is on a loopback address.
-fn local_server_pid(server: &str) -> Option<u32> {
-    let authority = server.split_once("://")?.1.split('/').next()?;
-    let (host, port) = authority.rsplit_once(':')?;
-    let local = host == "localhost" || host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback());
-    if !local {
-        return None;
-    }
-    let port: u16 = port.parse().ok()?;
-    let inode = listening_inode(port)?;
-    let needle = format!("socket:[{inode}]");
-    for process in std::fs::read_dir("/proc").ok()?.flatten() {
-        let Some(pid) = process
-            .file_name()
-            .to_str()
-            .and_then(|name| name.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        let Ok(fds) = std::fs::read_dir(process.path().join("fd")) else {
-            continue;
-        };
-        for fd in fds.flatten() {
-            if std::fs::read_link(fd.path()).is_ok_and(|target| target.to_string_lossy() == needle)
-            {
-                return Some(pid);
-            }
-        }
-    }
-    None
-}
-
-/// The socket inode of a TCP socket listening on `port` (from /proc/net/tcp and tcp6).
-fn listening_inode(port: u16) -> Option<String> {
-    const LISTEN: &str = "0A";
-    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-        let Ok(text) = std::fs::read_to_string(table) else {
-            continue;
-        };
-        for line in text.lines().skip(1) {
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            let (Some(local), Some(state), Some(inode)) =
-                (fields.get(1), fields.get(3), fields.get(9))
-            else {
-                continue;
-            };
-            let local_port = local
-                .rsplit(':')
-                .next()
-                .and_then(|hex| u16::from_str_radix(hex, 16).ok());
-            if *state == LISTEN && local_port == Some(port) {
-                return Some((*inode).to_owned());
-            }
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -518,11 +445,5 @@ mod tests {
         assert_eq!(parse_duration("7"), Ok(Duration::from_secs(7)));
         assert!(parse_duration("soon").is_err());
         assert!(parse_duration("3d").is_err());
-    }
-
-    #[test]
-    fn the_peak_memory_of_this_process_is_readable() {
-        let kib = peak_memory_kib(std::process::id()).unwrap();
-        assert!(kib > 100, "{kib} KiB");
     }
 }
