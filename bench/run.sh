@@ -33,7 +33,9 @@
 #
 # Server CPU is utime+stime (fields 14 and 15 of /proc/<pid>/stat) of the server process, read
 # right before and right after the load generator runs; the server is started fresh for each
-# run, so its peak RSS (VmHWM) belongs to that run alone. The load generator's CPU (bash's `time`)
+# run, so its peak RSS (VmHWM) belongs to that run alone. The table splits that CPU into user
+# space and kernel (utime and stime apart), which is where the gap to a yardstick lies (stops
+# 48-51 of docs/benchmarks.md read it per thread by hand). The load generator's CPU (bash's `time`)
 # is reported beside it: a generator near 100% of its core limits the throughput it can show. The Colyseus peer needs `npm ci` in
 # bench/colyseus (done here when node_modules is missing); Node and npm come from Debian. The
 # script itself needs taskset, jq and python3 (for the table).
@@ -150,15 +152,15 @@ stop_server() {
     SERVER_PID=""
 }
 
-# cpu_ticks PID: utime + stime of the process (fields 14 and 15; the name in field 2 may hold
-# spaces, so count from the ")" that ends it).
+# cpu_ticks PID: the process's utime and stime, user space and kernel apart (fields 14 and 15;
+# the name in field 2 may hold spaces, so count from the ")" that ends it).
 cpu_ticks() {
     local stat
     stat="$(cat "/proc/$1/stat")"
     stat="${stat##*) }"
     # shellcheck disable=SC2086
     set -- $stat
-    echo $((${12} + ${13}))
+    echo "${12} ${13}"
 }
 
 rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
@@ -169,7 +171,7 @@ load_run() {
     local target="$1" repeat="$2" port="$3"
     local file="$OUT/$MODE-$target-$repeat.json"
     start_server "$target" "$port"
-    local base_kib before after
+    local base_kib before after before_user before_system
     base_kib="$(rss_kib "$SERVER_PID")"
     local protocol
     protocol="$(kind_of "$target")"
@@ -196,11 +198,18 @@ load_run() {
     fi
     local client_cpu
     client_cpu="$(awk '{ print $1 + $2 }' "$file.time")"
-    jq --argjson ticks "$((after - before))" --argjson hz "$TICKS_PER_SECOND" \
+    local user system
+    read -r user system <<<"$after"
+    read -r before_user before_system <<<"$before"
+    user=$((user - before_user))
+    system=$((system - before_system))
+    jq --argjson user "$user" --argjson system "$system" --argjson hz "$TICKS_PER_SECOND" \
         --argjson base "$base_kib" --argjson repeat "$repeat" --argjson exit "$status" \
         --argjson client "$client_cpu" --arg target "$target" \
-        '. + {target: $target, server_cpu_seconds: ($ticks / $hz), server_base_kib: $base, repeat: $repeat,
-              exit_status: $exit, load_generator_cpu_seconds: $client}' "$file.load" >"$file"
+        '. + {target: $target, server_cpu_seconds: (($user + $system) / $hz),
+              server_user_seconds: ($user / $hz), server_system_seconds: ($system / $hz),
+              server_base_kib: $base, repeat: $repeat, exit_status: $exit,
+              load_generator_cpu_seconds: $client}' "$file.load" >"$file"
     rm -f "$file.load" "$file.time"
 }
 
@@ -227,7 +236,15 @@ def busy(run, field):
 def per_room_kib(run):
     return (run["server_peak_kib"] - run["server_base_kib"]) / rooms
 
-header = ("| target | run | actions | actions/s | server CPU µs/action | server / generator core busy "
+def split_us(run):
+    # user space / kernel, µs per action (runs recorded before the split say "-").
+    if "server_user_seconds" not in run:
+        return "-"
+    per = 1e6 / max(run["actions"], 1)
+    return f"{run['server_user_seconds'] * per:.1f} / {run['server_system_seconds'] * per:.1f}"
+
+header = ("| target | run | actions | actions/s | server CPU µs/action | of it user / kernel "
+          "| server / generator core busy "
           "| p50 ms | p99 ms | p99.9 ms | max ms | peak RSS MiB | (peak − start)/room KiB | errors |")
 print(header)
 print("|" + "---|" * (header.count("|") - 1))
@@ -235,7 +252,7 @@ for run in runs:
     rt = run["round_trip_ms"]
     errors = sum(run["errors"].values()) + run["failed_games"]
     print(f"| {run['target']} | {run['repeat']} | {run['actions']:,} | {run['actions_per_second']:,.0f} "
-          f"| {cpu_us(run):.1f} | {busy(run, 'server_cpu_seconds')} / {busy(run, 'load_generator_cpu_seconds')} "
+          f"| {cpu_us(run):.1f} | {split_us(run)} | {busy(run, 'server_cpu_seconds')} / {busy(run, 'load_generator_cpu_seconds')} "
           f"| {rt['p50']:.2f} | {rt['p99']:.2f} | {rt['p99_9']:.2f} | {rt['max']:.1f} "
           f"| {run['server_peak_kib'] / 1024:.1f} | {per_room_kib(run):.1f} | {errors} |")
 
@@ -251,6 +268,11 @@ for target in sorted(order, key=order.get):
             "rss": statistics.median(run["server_peak_kib"] for run in mine) / 1024,
             "room": statistics.median(per_room_kib(run) for run in mine),
         }
+        if all("server_user_seconds" in run for run in mine):
+            medians[target]["user"] = statistics.median(
+                run["server_user_seconds"] * 1e6 / max(run["actions"], 1) for run in mine)
+            medians[target]["kernel"] = statistics.median(
+                run["server_system_seconds"] * 1e6 / max(run["actions"], 1) for run in mine)
 print()
 print("| median of runs | server CPU µs/action | actions/s | p99 ms | worst p99.9 ms | peak RSS MiB | KiB/room |")
 print("|---|---|---|---|---|---|---|")
@@ -262,6 +284,9 @@ for peer in [target for target in medians if target != "aeroplane"]:
         m = medians[peer]
         print(f"\nours/{peer}: server CPU per action {ours['cpu'] / m['cpu']:.2f}x, "
               f"actions/s {ours['rate'] / m['rate']:.2f}x, peak RSS {ours['rss'] / m['rss']:.2f}x")
+        if "user" in ours and "user" in m:
+            print(f"ours/{peer}: user space {ours['user']:.1f} against {m['user']:.1f} µs/action, "
+                  f"kernel {ours['kernel']:.1f} against {m['kernel']:.1f}")
 
 # Run by run: issue 18's targets must hold in every run, which medians do not show. Each of our
 # builds (aeroplane and the variants) against the yardsticks of the same repeat.
