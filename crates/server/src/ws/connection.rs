@@ -496,14 +496,4 @@ fn refuse_bad_frame(outbox: &Outbox, closer: &Closer, error: DecodeError, last: 
 }
 
 #[cfg(test)]
-mod tests {
-    use super::EveryFrame;
-
-    #[test]
-    fn the_per_frame_state_stays_within_two_cache_lines() {
-        // 96 bytes in stop 52 of issue 18: a field added here is read at every frame, and past
-        // 128 bytes the struct spans a third line.
-        let size = std::mem::size_of::<EveryFrame>();
-        assert!(size <= 96, "{size}");
-    }
-}
+mod tests;
