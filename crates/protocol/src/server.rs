@@ -18,7 +18,7 @@ use crate::client::{Phrase, Role};
 use crate::error::ErrorCode;
 use crate::record::ResultRecord;
 use crate::snapshot::Snapshot;
-use crate::text::{self, Out as _};
+use crate::text::{self, Out};
 
 /// One message from the server, tagged by `type`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -150,6 +150,17 @@ impl ServerMessage {
             ServerMessage::Moved(moved) => event(|out| moved.write_json(out)),
             ServerMessage::TurnPassed(passed) => event(|out| passed.write_json(out)),
             _ => serde_json::to_string(self).expect("server messages always serialize"),
+        }
+    }
+
+    /// Appends the message's JSON text (the same as [`ServerMessage::to_json`]) to `out`: a
+    /// server encodes every frame into one reused buffer rather than a string of its own.
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            ServerMessage::Rolled(rolled) => rolled.write_json(out),
+            ServerMessage::Moved(moved) => moved.write_json(out),
+            ServerMessage::TurnPassed(passed) => passed.write_json(out),
+            _ => serde_json::to_writer(out, self).expect("server messages always serialize"),
         }
     }
 
@@ -559,7 +570,7 @@ const EVENT_BYTES: usize = 192;
 
 impl Rolled {
     /// Appends the message's JSON, `type` first, as `serde_json` writes it.
-    fn write_json(&self, out: &mut String) {
+    fn write_json(&self, out: &mut impl Out) {
         out.put("{\"type\":\"rolled\",\"event\":");
         text::number(out, self.event);
         out.put(",\"colour\":");
@@ -575,7 +586,7 @@ impl Rolled {
 
 impl Moved {
     /// Appends the message's JSON, `type` first, as `serde_json` writes it.
-    fn write_json(&self, out: &mut String) {
+    fn write_json(&self, out: &mut impl Out) {
         out.put("{\"type\":\"moved\",\"event\":");
         text::number(out, self.event);
         out.put(",\"colour\":");
@@ -610,7 +621,7 @@ impl Moved {
 
 impl TurnPassed {
     /// Appends the message's JSON, `type` first, as `serde_json` writes it.
-    fn write_json(&self, out: &mut String) {
+    fn write_json(&self, out: &mut impl Out) {
         out.put("{\"type\":\"turn_passed\",\"event\":");
         text::number(out, self.event);
         out.put(",\"from\":");

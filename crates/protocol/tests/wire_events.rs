@@ -141,6 +141,9 @@ fn play(index: u64, seen: &mut Seen) -> (u64, u64) {
             let line = serde_json::to_string(message).expect("a message serializes");
             // What the server sends: the hot events are written by hand, to the same text.
             assert_eq!(message.to_json(), line);
+            let mut written = Vec::new();
+            message.write_json(&mut written);
+            assert_eq!(written, line.as_bytes());
             seen.note(message, &line);
             hash = fnv1a(hash, line.as_bytes());
             hash = fnv1a(hash, b"\n");

@@ -21,10 +21,13 @@ fn positions() -> impl Iterator<Item = Position> {
         .chain((0..=56).map(Position::Route))
 }
 
-/// The message's text from `to_json` is `serde_json`'s.
+/// The message's text from `to_json`, and what `write_json` appends, is `serde_json`'s.
 fn same(message: ServerMessage) {
     let expected = serde_json::to_string(&message).unwrap();
     assert_eq!(message.to_json(), expected);
+    let mut out = b"[".to_vec();
+    message.write_json(&mut out);
+    assert_eq!(out, format!("[{expected}").into_bytes());
 }
 
 const CLOCKS: [(Option<u64>, bool); 4] = [

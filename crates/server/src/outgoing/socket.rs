@@ -18,20 +18,21 @@
 //! Text frames are queued as their JSON (shared by every connection that gets them) and framed
 //! as they are written: a server's frames are not masked, so the header is a few bytes made
 //! per write ([`tungstenite::protocol::frame::FrameHeader`]). Control frames (pings, pongs, the
-//! close) are queued as they go on the wire.
+//! close) are queued as they go on the wire. A text frame left queued once a write found the
+//! socket full is copied out of the frame buffer it was cut from ([`super::Frame`]), so that a
+//! slow client holds only its own frames.
 
 use std::io::{self, IoSlice};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use axum::extract::ws::Utf8Bytes;
 use bytes::Bytes;
 use smallvec::SmallVec;
 use tokio::net::tcp::OwnedWriteHalf;
 use tungstenite::protocol::frame::FrameHeader;
 use tungstenite::protocol::frame::coding::{Data, OpCode};
 
-use super::{Closer, SendError};
+use super::{Closer, Frame, SendError};
 
 /// The longest header of a server's frame: two bytes and an eight-byte length.
 const MAX_HEADER: usize = 10;
@@ -62,7 +63,9 @@ thread_local! {
 #[derive(Debug)]
 pub(crate) enum Chunk {
     /// A text frame's payload, framed as it is written.
-    Text(Utf8Bytes),
+    Text(Frame),
+    /// A text frame copied out of its frame buffer to wait behind a full socket.
+    Kept(Frame),
     /// Bytes as they go on the wire (a control frame).
     Raw(Bytes),
 }
@@ -119,6 +122,11 @@ impl SocketQueue {
         }
         if matches!(&chunk, Chunk::Raw(bytes) if bytes.is_empty()) {
             return Ok(());
+        }
+        // Behind a full socket it waits for the connection's task: not in a frame buffer.
+        let mut chunk = chunk;
+        if pending.waiting {
+            chunk.detach();
         }
         pending.chunks.push(chunk);
         Ok(())
@@ -180,11 +188,11 @@ impl SocketQueue {
             stage.clear();
             for chunk in pending.chunks.iter().take(BATCH) {
                 match chunk {
-                    Chunk::Text(text) => {
+                    Chunk::Text(text) | Chunk::Kept(text) => {
                         let mut header = [0u8; MAX_HEADER];
-                        let length = text_header(&mut header, text.len());
+                        let length = text_header(&mut header, text.as_bytes().len());
                         stage.extend_from_slice(&header[..length]);
-                        stage.extend_from_slice(text.as_str().as_bytes());
+                        stage.extend_from_slice(text.as_bytes());
                     }
                     Chunk::Raw(bytes) => stage.extend_from_slice(bytes),
                 }
@@ -216,9 +224,9 @@ impl SocketQueue {
         let mut skip = pending.offset;
         for (chunk, header) in pending.chunks.iter().take(BATCH).zip(&mut headers) {
             let parts: [&[u8]; 2] = match chunk {
-                Chunk::Text(text) => {
-                    let length = text_header(header, text.len());
-                    [&header[..length], text.as_str().as_bytes()]
+                Chunk::Text(text) | Chunk::Kept(text) => {
+                    let length = text_header(header, text.as_bytes().len());
+                    [&header[..length], text.as_bytes()]
                 }
                 Chunk::Raw(bytes) => [bytes, &[]],
             };
@@ -250,6 +258,7 @@ impl SocketQueue {
                 Ok(0) => pending.broken = true,
                 Ok(written) => pending.advance(written),
                 Err(error) if error.kind() == io::ErrorKind::WouldBlock => {
+                    pending.chunks.iter_mut().for_each(Chunk::detach);
                     pending.set_waiting(true, &self.closer);
                     self.closer.wake();
                     return;
@@ -276,8 +285,17 @@ impl Chunk {
     /// How many bytes the chunk is on the wire (a text frame's header included).
     fn wire_len(&self) -> usize {
         match self {
-            Chunk::Text(text) => text_header_len(text.len()) + text.len(),
+            Chunk::Text(text) | Chunk::Kept(text) => {
+                text_header_len(text.as_bytes().len()) + text.as_bytes().len()
+            }
             Chunk::Raw(bytes) => bytes.len(),
+        }
+    }
+
+    /// Copies a text frame out of its frame buffer, to wait (once: a kept frame stays).
+    fn detach(&mut self) {
+        if let Chunk::Text(text) = self {
+            *self = Chunk::Kept(text.detached());
         }
     }
 }

@@ -1,4 +1,5 @@
-//! A closer's wake reaches its waiter whether or not the waiter registered at this wait.
+//! A closer's wake reaches its waiter whether or not the waiter registered at this wait; frames
+//! are cut from one buffer, which is taken back once they are gone.
 
 use std::future::Future;
 use std::pin::pin;
@@ -8,7 +9,7 @@ use std::task::{Context, Poll, Wake, Waker};
 
 use aeroplane_protocol::error::CloseCode;
 
-use super::Closer;
+use super::{Closer, FRAME_BUFFER, encode};
 
 /// A waker that counts its wakes.
 #[derive(Default)]
@@ -106,4 +107,43 @@ async fn a_wake_from_another_thread_ends_an_owners_wait_that_registered_nothing(
         closer.woken_by_owner().await;
         woken.await.unwrap();
     }
+}
+
+/// A `pong` for request `id`: a short message.
+fn pong(id: u64) -> aeroplane_protocol::server::ServerMessage {
+    aeroplane_protocol::server::ServerMessage::Pong(aeroplane_protocol::server::Pong {
+        id: Some(id),
+    })
+}
+
+#[test]
+fn frames_are_cut_from_one_buffer_that_is_taken_back_once_they_are_gone() {
+    let first = encode(&pong(1));
+    let second = encode(&pong(2));
+    assert_eq!(first.as_bytes(), pong(1).to_json().as_bytes());
+    assert_eq!(second.as_bytes(), pong(2).to_json().as_bytes());
+    let start = first.as_bytes().as_ptr();
+    assert_eq!(
+        second.as_bytes().as_ptr(),
+        start.wrapping_add(first.as_bytes().len()),
+        "the second frame follows the first in the same buffer"
+    );
+    drop((first, second));
+    // Once the buffer is used up, the next frame starts it again: nothing else holds it.
+    let mut id = 3;
+    loop {
+        let frame = encode(&pong(id));
+        assert_eq!(frame.as_bytes(), pong(id).to_json().as_bytes());
+        if frame.as_bytes().as_ptr() == start {
+            break;
+        }
+        id += 1;
+        assert!(id < FRAME_BUFFER as u64, "the buffer was never taken back");
+    }
+    // A frame still held keeps its bytes: the next ones go to another buffer.
+    let held = encode(&pong(0));
+    for id in 1..FRAME_BUFFER as u64 / 8 {
+        encode(&pong(id));
+    }
+    assert_eq!(held.as_bytes(), pong(0).to_json().as_bytes());
 }

@@ -18,7 +18,6 @@ use aeroplane_protocol::client::{Join, Role};
 use aeroplane_protocol::error::CloseCode;
 use aeroplane_protocol::server::{ServerMessage, SnapshotMessage};
 use async_nats::{Client, Message, Subscriber};
-use axum::extract::ws::Utf8Bytes;
 use futures_util::StreamExt as _;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Instant, MissedTickBehavior};
@@ -28,7 +27,7 @@ use uuid::Uuid;
 use super::wire::{self, Alive, AliveReply, FromOwner, StatusAsk, ToOwner};
 use crate::cluster::takeover::{TakeOver, TakeOvers};
 use crate::lifecycle::Lifecycle;
-use crate::outgoing::{Outbox, SendError};
+use crate::outgoing::{Frame, Outbox, SendError};
 use crate::room::{ConnId, RoomCommand, RoomHandle, inbox};
 
 /// How many commands may wait in a proxy's inbox (as in a room's).
@@ -341,7 +340,7 @@ impl Proxy {
         let Ok(text) = std::str::from_utf8(payload) else {
             return;
         };
-        let mut frame = Utf8Bytes::from(text.to_owned());
+        let mut frame = Frame::from(text);
         if text.starts_with(r#"{"type":"welcome""#)
             && let Ok(ServerMessage::Welcome(welcome)) = ServerMessage::from_json(text)
         {
@@ -362,7 +361,7 @@ impl Proxy {
             target.outbox.close(CloseCode::ShuttingDown);
             return;
         }
-        match target.outbox.send_frame(frame) {
+        match target.outbox.send_frame(&frame) {
             Ok(()) => target.outbox.flush(),
             Err(SendError::Closed) => {}
             Err(SendError::Full) => target.outbox.close(CloseCode::TooSlow),

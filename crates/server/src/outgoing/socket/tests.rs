@@ -47,7 +47,7 @@ async fn read_frames(client: &mut TcpStream, count: usize) -> Vec<String> {
 fn queue_flushing_every(queue: &SocketQueue, texts: &[String], every: usize) {
     for (number, text) in texts.iter().enumerate() {
         queue
-            .push(Chunk::Text(text.clone().into()), usize::MAX)
+            .push(Chunk::Text(text.as_str().into()), usize::MAX)
             .unwrap();
         if number % every == 0 {
             queue.flush();
@@ -130,7 +130,7 @@ async fn a_full_socket_is_waited_for_not_found_writable_at_once() {
     let mut pushed = 0;
     while !queue.is_waiting() {
         queue
-            .push(Chunk::Text(frame.clone().into()), usize::MAX)
+            .push(Chunk::Text(frame.as_str().into()), usize::MAX)
             .unwrap();
         queue.flush();
         pushed += 1;
@@ -145,9 +145,48 @@ async fn a_full_socket_is_waited_for_not_found_writable_at_once() {
 }
 
 #[tokio::test]
+async fn frames_left_behind_a_full_socket_are_copied_out_of_their_frame_buffer() {
+    use aeroplane_protocol::server::{ErrorMessage, ServerMessage};
+
+    let (queue, mut client) = pair().await;
+    let message = ServerMessage::Error(ErrorMessage {
+        id: None,
+        code: aeroplane_protocol::error::ErrorCode::Malformed,
+        message: "y".repeat(1_000),
+    });
+    let mut sent = Vec::new();
+    while !queue.is_waiting() {
+        let frame = crate::outgoing::encode(&message);
+        queue.push(Chunk::Text(frame.clone()), usize::MAX).unwrap();
+        queue.flush();
+        sent.push(frame);
+    }
+    // One more behind the full socket: queued as a copy at once.
+    let last = crate::outgoing::encode(&message);
+    queue.push(Chunk::Text(last.clone()), usize::MAX).unwrap();
+    sent.push(last);
+    {
+        let pending = queue.pending();
+        assert!(!pending.chunks.is_empty());
+        for chunk in &pending.chunks {
+            let Chunk::Kept(kept) = chunk else {
+                panic!("a frame waits in a frame buffer: {chunk:?}");
+            };
+            assert!(
+                sent.iter()
+                    .all(|frame| frame.as_bytes().as_ptr() != kept.as_bytes().as_ptr()),
+                "a kept frame is a copy of its own"
+            );
+        }
+    }
+    let read = write_and_read_back(&queue, &mut client, sent.len()).await;
+    assert!(read.iter().all(|text| *text == message.to_json()));
+}
+
+#[tokio::test]
 async fn a_queue_that_is_full_refuses_a_frame_and_a_discard_keeps_a_frame_begun() {
     let (queue, mut client) = pair().await;
-    let frame = |text: &str| Chunk::Text(text.to_owned().into());
+    let frame = |text: &str| Chunk::Text(text.into());
     queue.push(frame("one"), 2).unwrap();
     queue.push(frame("two"), 2).unwrap();
     assert_eq!(queue.push(frame("three"), 2), Err(SendError::Full));

@@ -20,14 +20,13 @@ use aeroplane_protocol::name::PlayerName;
 use aeroplane_protocol::server::ServerMessage;
 use aeroplane_protocol::snapshot::{SeatView, Seats as SeatViews};
 use aeroplane_rules::Side;
-use axum::extract::ws::Utf8Bytes;
 use tokio::time::Instant;
 use uuid::Uuid;
 
 use super::by_conn::ByConn;
 use super::by_side::BySide;
 use super::timeline::Refusal;
-use crate::outgoing::{Outbox, SendError};
+use crate::outgoing::{Frame, Outbox, SendError};
 use crate::room::handle::ConnId;
 use crate::token::SeatToken;
 
@@ -479,16 +478,12 @@ impl Seats {
 
     /// Sends one encoded frame to every joined connection; answers the connections that could
     /// not take it (too slow or gone), which the room then drops.
-    pub(in crate::room) fn send_all(
-        &self,
-        frame: &Utf8Bytes,
-        failed: &mut Vec<(ConnId, SendError)>,
-    ) {
+    pub(in crate::room) fn send_all(&self, frame: &Frame, failed: &mut Vec<(ConnId, SendError)>) {
         for (id, conn) in self.conns.iter() {
             if conn.role.is_none() || failed.iter().any(|(gone, _)| gone == id) {
                 continue;
             }
-            if let Err(error) = conn.outbox.send_frame(frame.clone()) {
+            if let Err(error) = conn.outbox.send_frame(frame) {
                 failed.push((*id, error));
             }
         }
