@@ -284,7 +284,16 @@ impl LoggedAction {
         out.put("{\"event\":");
         text::number(out, self.event);
         out.put(",\"action\":");
-        text::word(out, self.action.name());
+        match self.action {
+            TableAction::Roll { .. } => text::quoted(out, "\"roll\""),
+            TableAction::Move { .. } => text::quoted(out, "\"move\""),
+            TableAction::Resign { .. } => text::quoted(out, "\"resign\""),
+            TableAction::OfferDraw { .. } => text::quoted(out, "\"offer_draw\""),
+            TableAction::AcceptDraw { .. } => text::quoted(out, "\"accept_draw\""),
+            TableAction::DeclineDraw { .. } => text::quoted(out, "\"decline_draw\""),
+            TableAction::WithdrawDraw { .. } => text::quoted(out, "\"withdraw_draw\""),
+            TableAction::Forfeit { .. } => text::quoted(out, "\"forfeit\""),
+        }
         out.put(",\"colour\":");
         text::side(out, self.action.side());
         match self.action {
@@ -298,13 +307,10 @@ impl LoggedAction {
             }
             TableAction::Forfeit { reason, .. } => {
                 out.put(",\"reason\":");
-                text::word(
-                    out,
-                    match reason {
-                        Forfeit::Abandoned => "abandoned",
-                        Forfeit::Timeout => "timeout",
-                    },
-                );
+                match reason {
+                    Forfeit::Abandoned => text::quoted(out, "\"abandoned\""),
+                    Forfeit::Timeout => text::quoted(out, "\"timeout\""),
+                }
             }
             TableAction::Resign { .. }
             | TableAction::OfferDraw { .. }

@@ -629,14 +629,11 @@ impl TurnPassed {
         out.put(",\"to\":");
         text::side(out, self.to);
         out.put(",\"reason\":");
-        text::word(
-            out,
-            match self.reason {
-                PassReason::Normal => "normal",
-                PassReason::NoLegalMove => "no_legal_move",
-                PassReason::VoidThirdSix => "void_third_six",
-            },
-        );
+        match self.reason {
+            PassReason::Normal => text::quoted(out, "\"normal\""),
+            PassReason::NoLegalMove => text::quoted(out, "\"no_legal_move\""),
+            PassReason::VoidThirdSix => text::quoted(out, "\"void_third_six\""),
+        }
         text::clock(out, self.deadline_ms, false);
         out.put("}");
     }
