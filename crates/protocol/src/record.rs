@@ -284,6 +284,8 @@ impl LoggedAction {
         out.put("{\"event\":");
         text::number(out, self.event);
         out.put(",\"action\":");
+        // `TableAction::NAMES` quoted, one constant per arm (see `text::quoted`); the tests hold
+        // each to its name.
         match self.action {
             TableAction::Roll { .. } => text::quoted(out, "\"roll\""),
             TableAction::Move { .. } => text::quoted(out, "\"move\""),

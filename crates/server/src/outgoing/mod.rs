@@ -311,7 +311,7 @@ impl Outbox {
 /// every frame cut from it is gone, which is at once when the sockets take them; a frame that
 /// has to wait (a full socket, an in-process reader) is copied out first
 /// ([`Frame::detached`]), so a slow client never holds a whole buffer.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Frame(Bytes);
 
 /// Bytes of the frame buffer each thread cuts its frames from; more when a message is longer.
@@ -350,7 +350,9 @@ impl From<&str> for Frame {
 }
 
 /// Encodes a message once, to be shared by every connection that receives it: written to this
-/// thread's scratch, then copied into its frame buffer and cut off as a [`Frame`].
+/// thread's scratch, then copied into its frame buffer and cut off as a [`Frame`]. The copy (one
+/// message, a few hundred bytes) keeps the protocol crate writing plain bytes, unaware of
+/// `bytes`.
 pub fn encode(message: &ServerMessage) -> Frame {
     ENCODER.with_borrow_mut(|(buffer, scratch)| {
         scratch.clear();

@@ -112,7 +112,7 @@ impl SocketQueue {
     }
 
     /// Queues a frame without writing it, unless `capacity` frames wait already.
-    pub(crate) fn push(&self, chunk: Chunk, capacity: usize) -> Result<(), SendError> {
+    pub(crate) fn push(&self, mut chunk: Chunk, capacity: usize) -> Result<(), SendError> {
         let mut pending = self.pending();
         if pending.broken {
             return Err(SendError::Closed);
@@ -124,7 +124,6 @@ impl SocketQueue {
             return Ok(());
         }
         // Behind a full socket it waits for the connection's task: not in a frame buffer.
-        let mut chunk = chunk;
         if pending.waiting {
             chunk.detach();
         }
