@@ -69,11 +69,10 @@ impl Room {
                 }
             }
         }
-        // Without a turn clock (most rooms) nothing else is read: each of those reads was a
-        // line of the room cold by its next action at 1,000 rooms (issue 18, stop 54).
+        let computer = self.is_computer(self.timeline.game().to_act());
         let running = self.clock.per_decision().is_some()
             && self.is_live()
-            && !self.is_computer(self.timeline.game().to_act())
+            && !computer
             && !self.first_clock_waits();
         let deadline = self
             .clock

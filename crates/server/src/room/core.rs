@@ -162,66 +162,25 @@ impl Room {
     /// that just ended hands its record and its journal to the outbox. When the journal has
     /// another owner now ([`Lost`]), nothing held is sent and no record is kept: the room must
     /// stop acting (`task.rs`), since what it holds was never journaled.
-    ///
-    /// The room's task tries [`Room::flush_at_once`] first, and awaits this only when that
-    /// declines; this one goes on from wherever that stopped.
     pub(super) async fn flush(&mut self) -> Result<(), Lost> {
         loop {
-            let journaled = match self.journal_at_once() {
-                Some(journaled) => journaled,
-                None => self.journal_now().await,
-            };
-            if !self.send_held(journaled)? {
+            if let Err(lost) = self.journal_now().await {
+                self.pending.clear();
+                self.finishing = false;
+                return Err(lost);
+            }
+            if self.pending.is_empty() {
                 break;
             }
+            let pending = std::mem::take(&mut self.pending);
+            self.broadcast(&pending);
         }
-        self.flushed();
-        Ok(())
-    }
-
-    /// [`Room::flush`] without a future, when the journal takes every update at once (the file
-    /// journal's appends: nearly every command); `None`, with what was journaled sent, once an
-    /// update must be awaited, and [`Room::flush`] then does the rest. Why: the futures of an
-    /// awaited flush live in the room task's own state, and making them wrote about six lines
-    /// of it per action, each cold by the room's next action at 1,000 rooms (issue 18, stop
-    /// 54); this one's locals are on the stack.
-    pub(super) fn flush_at_once(&mut self) -> Option<Result<(), Lost>> {
-        loop {
-            let journaled = self.journal_at_once()?;
-            match self.send_held(journaled) {
-                Ok(true) => {}
-                Ok(false) => break,
-                Err(lost) => return Some(Err(lost)),
-            }
-        }
-        self.flushed();
-        Some(Ok(()))
-    }
-
-    /// After a journal update, sends the events held until then: `Ok(true)` when sending them
-    /// may have held more (a dropped connection's `player_disconnected`), to be journaled in
-    /// turn; `Ok(false)` when nothing was held. When the journal was lost, drops what was held.
-    fn send_held(&mut self, journaled: Result<(), Lost>) -> Result<bool, Lost> {
-        if let Err(lost) = journaled {
-            self.pending.clear();
-            self.finishing = false;
-            return Err(lost);
-        }
-        if self.pending.is_empty() {
-            return Ok(false);
-        }
-        let pending = std::mem::take(&mut self.pending);
-        self.broadcast(&pending);
-        Ok(true)
-    }
-
-    /// The end of a flush: every frame the command queued (events, answers) leaves now, from
-    /// the room's task, and a game that just ended goes to the outbox.
-    fn flushed(&mut self) {
+        // Every frame the command queued (events, answers) leaves now, from the room's task.
         self.seats.flush_all();
         if std::mem::take(&mut self.finishing) {
             self.keep_record();
         }
+        Ok(())
     }
 
     /// Sends messages to every joined connection, in order, dropping a connection that cannot
@@ -252,7 +211,13 @@ impl Room {
 
     /// Brings the room's journal up to date (see `journal`).
     pub(super) async fn journal_now(&mut self) -> Result<(), Lost> {
-        let state = journal_state(&self.timeline, &self.clock);
+        let state = JournalState {
+            actions: self.timeline.actions(),
+            undos: self.timeline.undos(),
+            clock: self.clock.saved(),
+            clock_changes: self.clock.changes(),
+            over: self.timeline.game().is_over(),
+        };
         let setup = || {
             Room::setup(
                 self.id,
@@ -264,13 +229,6 @@ impl Room {
             )
         };
         self.journal.update(&state, setup).await
-    }
-
-    /// [`Room::journal_now`] without a future when the journal takes the update at once (see
-    /// `Writer::update_now`); `None` when it must be awaited.
-    fn journal_at_once(&mut self) -> Option<Result<(), Lost>> {
-        let state = journal_state(&self.timeline, &self.clock);
-        self.journal.update_now(&state)
     }
 
     /// The journal's setup entry for the room as it is now (from the parts, so that the journal
@@ -345,17 +303,5 @@ impl Room {
             let new = actions.get(before.actions..).unwrap_or_default();
             crate::metrics::room_changed(self.mode, before, after, new);
         }
-    }
-}
-
-/// What the room's journal must hold now, from the parts that say it (borrowing only those, so
-/// that the journal writer, another part, can be updated meanwhile).
-fn journal_state<'a>(timeline: &'a Timeline, clock: &'a Clock) -> JournalState<'a> {
-    JournalState {
-        actions: timeline.actions(),
-        undos: timeline.undos(),
-        clock: clock.saved(),
-        clock_changes: clock.changes(),
-        over: timeline.game().is_over(),
     }
 }

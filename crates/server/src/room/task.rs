@@ -216,14 +216,7 @@ impl Room {
                 // The journal was taken from this node (its lease lapsed).
                 () = cancelled(revoked) => Step::Lost,
             };
-            if matches!(step, Step::Lost) {
-                break Ending::Lost;
-            }
-            let flushed = match self.flush_at_once() {
-                Some(flushed) => flushed,
-                None => self.flush().await,
-            };
-            if flushed.is_err() {
+            if matches!(step, Step::Lost) || self.flush().await.is_err() {
                 break Ending::Lost;
             }
             self.account(before);

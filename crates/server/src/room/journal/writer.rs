@@ -185,45 +185,8 @@ impl Writer {
         let Err(error) = self.try_update(state, setup).await else {
             return Ok(());
         };
-        self.failed(&error)
-    }
-
-    /// [`Writer::update`] at once, without a future, when it is an append that the journal
-    /// takes without waiting (the file journal's, at nearly every action): `None` when the
-    /// update may rewrite the journal or start it, or must wait for the store (a broker's
-    /// acknowledgement); the caller then awaits [`Writer::update`], which does it all.
-    ///
-    /// Why not only `update`: its futures (`update`, `try_update`, `append`) live in the room
-    /// task's own state, so making them wrote about five lines of that state per action,
-    /// each cold by the room's next action at 1,000 rooms; this one's locals are on the stack
-    /// (issue 18, stop 54).
-    pub(in crate::room) fn update_now(
-        &mut self,
-        state: &JournalState<'_>,
-    ) -> Option<Result<(), Lost>> {
-        if self.stage != Stage::Current || self.waiting_setup.is_some() {
-            return None;
-        }
-        let journal = self.journal.as_mut()?;
-        if journal.wants_rewrite() {
-            return None;
-        }
-        let entries = self.written.entries_for(state);
-        if entries.is_empty() {
-            return Some(Ok(()));
-        }
-        if let Err(error) = journal.append_now(&entries)? {
-            return Some(self.failed(&error));
-        }
-        self.written.wrote(state);
-        Some(Ok(()))
-    }
-
-    /// What a failed write means for the room (see [`Writer::update`]): logged and counted;
-    /// `Err(Lost)`, and the journal dropped, when another owner may have the room now.
-    fn failed(&mut self, error: &std::io::Error) -> Result<(), Lost> {
         crate::telemetry::journal_write_failed();
-        let reason = match Failure::of(error) {
+        let reason = match Failure::of(&error) {
             Failure::Fenced => {
                 tracing::warn!(%error, "the journal refused a write: another node owns the room now");
                 "fenced"

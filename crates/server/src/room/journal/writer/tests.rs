@@ -1,6 +1,5 @@
-//! What a failed write means for the room: the decision of [`Writer::update`] (and of
-//! [`Writer::update_now`], which the room tries first), against a journal store that fails as
-//! each test says (a broker's outage cannot be had on demand in
+//! What a failed write means for the room: the decision of [`Writer::update`], against a
+//! journal store that fails as each test says (a broker's outage cannot be had on demand in
 //! a unit test; `tests/integration/cluster_partition.rs` cuts a real one).
 
 use std::collections::VecDeque;
@@ -185,17 +184,8 @@ async fn update(writer: &mut Writer, count: u64) -> Result<(), Lost> {
         clock_changes: 1,
         over: false,
     };
-    as_the_room_does(writer, &state).await
-}
-
-/// Brings `writer` up to `state` as the room does (`Room::flush`): at once when it can, else
-/// awaited.
-async fn as_the_room_does(writer: &mut Writer, state: &JournalState<'_>) -> Result<(), Lost> {
-    if let Some(updated) = writer.update_now(state) {
-        return updated;
-    }
     let id = writer.id;
-    writer.update(state, || setup(id)).await
+    writer.update(&state, || setup(id)).await
 }
 
 /// A writer whose journal holds one roll.
@@ -316,6 +306,7 @@ async fn a_lost_journal_is_dropped_so_its_lease_can_be_given_back() {
 async fn the_clocks_count_is_written_when_it_changed_and_only_then() {
     let store = Scripted::default();
     let mut writer = Writer::new(Arc::new(store.clone()), Uuid::new_v4());
+    let id = writer.id;
     let mut clock = SavedClock {
         strikes: vec![0, 0],
         played: Vec::new(),
@@ -340,7 +331,7 @@ async fn the_clocks_count_is_written_when_it_changed_and_only_then() {
             clock_changes: changes,
             over: false,
         };
-        assert!(as_the_room_does(&mut writer, &state).await.is_ok());
+        assert!(writer.update(&state, || setup(id)).await.is_ok());
     }
     let script = store.0.lock().unwrap();
     assert_eq!(script.actions, [1, 2, 3, 4, 5]);
@@ -349,45 +340,4 @@ async fn the_clocks_count_is_written_when_it_changed_and_only_then() {
         [vec![0, 0], vec![0, 1]],
         "the count with the journal's start, then once after the strike"
     );
-}
-
-#[tokio::test]
-async fn an_append_the_journal_takes_at_once_is_made_without_a_future_and_anything_else_is_left_to_update()
- {
-    let store = Scripted::default();
-    let mut writer = Writer::new(Arc::new(store.clone()), Uuid::new_v4());
-    let actions = rolls(3);
-    let clock = SavedClock::default();
-    let state = |count: usize| JournalState {
-        actions: &actions[..count],
-        undos: 0,
-        clock: &clock,
-        clock_changes: 1,
-        over: false,
-    };
-    assert!(
-        writer.update_now(&state(1)).is_none(),
-        "a journal not started yet is created by `update`"
-    );
-    as_the_room_does(&mut writer, &state(1)).await.unwrap();
-    assert!(
-        writer.update_now(&state(2)).is_none(),
-        "a store whose appends wait is awaited"
-    );
-    assert_eq!(store.actions(), [1], "nothing written by a declined update");
-    store.0.lock().unwrap().at_once = true;
-    assert!(matches!(writer.update_now(&state(2)), Some(Ok(()))));
-    assert!(
-        matches!(writer.update_now(&state(2)), Some(Ok(()))),
-        "nothing new: nothing to write"
-    );
-    store.0.lock().unwrap().wants_rewrite = true;
-    assert!(
-        writer.update_now(&state(3)).is_none(),
-        "a journal its store wants moved is rewritten by `update`"
-    );
-    let script = store.0.lock().unwrap();
-    assert_eq!(script.actions, [1, 2], "each action once");
-    assert_eq!(script.appended_at_once, 1);
-    assert_eq!(script.tries, 2);
 }
