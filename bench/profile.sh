@@ -136,26 +136,35 @@ import json, re, sys
 
 out, shown, names = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 
+def sampled_ns(path):
+    """The CPU time a `perf report` of cpu-clock samples covers, in nanoseconds."""
+    text = open(path).read()
+    return float(re.search(r"# Event count \(approx\.\): (\d+)", text).group(1))
+
+def per_action(path, pattern, actions):
+    """Each line of a `perf report` that `pattern` matches (its first group the share): the
+    other groups, and the share as µs per action."""
+    total_ns = sampled_ns(path)
+    for line in open(path):
+        found = re.match(pattern, line)
+        if found:
+            yield found.groups()[1:], float(found.group(1)) / 100 * total_ns / 1e3 / actions
+
 def load(name):
-    """µs per action by function ('[k]' kernel, '[.]' user), events per action, actions."""
+    """Actions, µs of CPU per action, µs per action by function ('k' kernel, '.' user space),
+    events per action."""
     actions = json.load(open(f"{out}/{name}.record.load.json"))["actions"]
     counted = json.load(open(f"{out}/{name}.count.load.json"))["actions"]
-    text = open(f"{out}/{name}.symbols.txt").read()
-    # cpu-clock counts nanoseconds: the whole sampled CPU time of the server.
-    total_ns = float(re.search(r"# Event count \(approx\.\): (\d+)", text).group(1))
+    path = f"{out}/{name}.symbols.txt"
     symbols = {}
-    for line in text.splitlines():
-        found = re.match(r"\s*([\d.]+)%\s+\[(.)\]\s+(.+?)\s*$", line)
-        if found:
-            share, space, symbol = found.groups()
-            key = (space, symbol)
-            symbols[key] = symbols.get(key, 0) + float(share) / 100 * total_ns / 1e3 / actions
+    for key, value in per_action(path, r"\s*([\d.]+)%\s+\[(.)\]\s+(.+?)\s*$", actions):
+        symbols[key] = symbols.get(key, 0) + value
     events = {}
     for line in open(f"{out}/{name}.stat.csv"):
         fields = line.strip().split(",")
         if len(fields) > 2 and fields[0].replace(".", "").isdigit():
             events[fields[2]] = float(fields[0]) / counted
-    return actions, total_ns / 1e3 / actions, symbols, events
+    return actions, sampled_ns(path) / 1e3 / actions, symbols, events
 
 # The kernel's entry points whose time includes all they call, and the event counting each.
 ENTRIES = [("sendto", "__x64_sys_sendto", "syscalls:sys_enter_sendto"),
@@ -166,15 +175,10 @@ ENTRIES = [("sendto", "__x64_sys_sendto", "syscalls:sys_enter_sendto"),
            ("scheduling", "__schedule", "context-switches")]
 
 def inclusive(name, actions):
-    """µs per action inside each entry point of ENTRIES, callees included."""
-    text = open(f"{out}/{name}.inclusive.txt").read()
-    total_ns = float(re.search(r"# Event count \(approx\.\): (\d+)", text).group(1))
-    found = {}
-    for line in text.splitlines():
-        match = re.match(r"\s*([\d.]+)%\s+[\d.]+%\s+\[k\]\s+(\S+)\s*$", line)
-        if match:
-            found[match.group(2)] = float(match.group(1)) / 100 * total_ns / 1e3 / actions
-    return found
+    """µs per action inside each kernel function, callees included."""
+    pattern = r"\s*([\d.]+)%\s+[\d.]+%\s+\[k\]\s+(\S+)\s*$"
+    return {symbol: value for (symbol,), value in
+            per_action(f"{out}/{name}.inclusive.txt", pattern, actions)}
 
 def short(symbol):
     return symbol if len(symbol) <= 100 else symbol[:97] + "..."
@@ -198,7 +202,7 @@ first = names[0]
 for name in names[1:]:
     base, other = runs[first][2], runs[name][2]
     keys = set(base) | set(other)
-    diff = sorted(keys, key=lambda k: -abs(base.get(k, 0) - other.get(k, 0)))[:shown]
+    diff = sorted(keys, key=lambda k: (-abs(base.get(k, 0) - other.get(k, 0)), k))[:shown]
     print(f"\n## {first} against {name}: µs per action, the largest differences")
     print(f"  {'diff':>7} {first[:8]:>8} {name[:8]:>8}")
     for space, symbol in diff:
