@@ -22,6 +22,11 @@
 # noisy machine. Needs perf, jq and python3; the raw data stays in OUT
 # (`perf report -i OUT/<target>.perf.data` to look further).
 set -euo pipefail
+if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then
+    # This file's opening comment.
+    sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
+    exit 0
+fi
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 # shellcheck source=bench/common.sh
 source "$ROOT/bench/common.sh"
