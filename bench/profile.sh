@@ -99,8 +99,15 @@ load_run() {
         --rooms "$ROOMS" --duration "$DURATION" --level "$LEVEL" --json \
         --source-addrs "$LOOPBACK_SOURCES" >"$OUT/$name.$watch.load.json" \
         2>"$OUT/$name.$watch.load.err" || true
-    kill -INT "$perf"
+    kill -INT "$perf" 2>/dev/null || true
     wait "$perf" || true
+    local output="$OUT/$name.perf.data" log="$OUT/$name.record.log"
+    [[ "$watch" == record ]] || output="$OUT/$name.stat.csv" log="$OUT/$name.stat.log"
+    if [[ ! -s "$output" ]]; then
+        echo "perf $watch of $name wrote nothing (perf_event_paranoid, or no permission?); it said:" >&2
+        cat "$log" >&2
+        exit 1
+    fi
     # Our server and the echo both end through `main` on SIGTERM.
     kill -TERM "$server"
     wait "$server" || true
