@@ -1,6 +1,6 @@
 # shellcheck shell=bash
-# Sourced by the benchmark scripts (bench/run.sh, bench/instructions.sh, bench/pgo.sh,
-# bench/cluster.sh, bench/ab-open.sh): what they share, in one place.
+# Sourced by the benchmark scripts (bench/run.sh, bench/profile.sh, bench/instructions.sh,
+# bench/pgo.sh, bench/cluster.sh, bench/ab-open.sh): what they share, in one place.
 
 # Our server's flags that lift every limit a load generator would hit: the per-connection message
 # rate, the per-address connection and room caps, and the server-wide caps. One generator opens
@@ -32,4 +32,18 @@ wait_listening() {
         sleep 0.05
     done
     return 1
+}
+
+# serve_pinned CORE KIND BINARY PORT LOG [DATA]: starts BINARY in the background, pinned to CORE,
+# listening on 127.0.0.1:PORT, its output to LOG, as the load benchmarks run it: KIND `aeroplane`
+# is our server, with its limits lifted and its data directory DATA; `echo` and `broadcast` are
+# the bench-echo yardstick. `$!` is its pid afterwards.
+serve_pinned() {
+    local core="$1" kind="$2" binary="$3" port="$4" log="$5" data="${6:-}"
+    if [[ "$kind" == aeroplane ]]; then
+        taskset -c "$core" "$binary" --listen "127.0.0.1:$port" --data-dir "$data" \
+            --log-level warn "${UNLIMITED[@]}" >"$log" 2>&1 &
+    else
+        taskset -c "$core" "$binary" --listen "127.0.0.1:$port" >"$log" 2>&1 &
+    fi
 }

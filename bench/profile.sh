@@ -74,12 +74,9 @@ trap cleanup EXIT
 # goes to OUT/NAME.WATCH.load.json.
 load_run() {
     local name="$1" kind="$2" binary="$3" watch="$4" server perf
-    if [[ "$kind" == aeroplane ]]; then
-        taskset -c 0 "$binary" --listen "127.0.0.1:$PORT" --data-dir "$(mktemp -d "$OUT/data.XXXXXX")" \
-            --log-level warn "${UNLIMITED[@]}" >"$OUT/$name.$watch.server.log" 2>&1 &
-    else
-        taskset -c 0 "$binary" --listen "127.0.0.1:$PORT" >"$OUT/$name.$watch.server.log" 2>&1 &
-    fi
+    local data=""
+    if [[ "$kind" == aeroplane ]]; then data="$(mktemp -d "$OUT/data.XXXXXX")"; fi
+    serve_pinned 0 "$kind" "$binary" "$PORT" "$OUT/$name.$watch.server.log" "$data"
     server=$!
     pids=("$server")
     if ! wait_listening "$PORT" 10; then

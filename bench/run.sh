@@ -124,12 +124,11 @@ start_server() {
     aeroplane)
         local data binary="${VARIANT[$target]:-$BIN/aeroplane-server}"
         data="$(mktemp -d "$OUT/data.XXXXXX")"
-        taskset -c "$SERVER_CORE" "$binary" --listen "127.0.0.1:$port" \
-            --data-dir "$data" --log-level warn "${UNLIMITED[@]}" >"$OUT/server-$port.log" 2>&1 &
+        serve_pinned "$SERVER_CORE" aeroplane "$binary" "$port" "$OUT/server-$port.log" "$data"
         ;;
     echo | broadcast)
-        taskset -c "$SERVER_CORE" "${VARIANT[$target]:-$BIN/bench-echo}" --listen "127.0.0.1:$port" \
-            >"$OUT/server-$port.log" 2>&1 &
+        serve_pinned "$SERVER_CORE" "$kind" "${VARIANT[$target]:-$BIN/bench-echo}" "$port" \
+            "$OUT/server-$port.log"
         ;;
     colyseus)
         taskset -c "$SERVER_CORE" node "$ROOT/bench/colyseus/server.js" --listen "127.0.0.1:$port" \
